@@ -1,0 +1,477 @@
+import { createHash } from 'node:crypto';
+import type { SandboxConfig } from '../config';
+import {
+  BodyTooLarge,
+  BodyUnreadable,
+  InvalidJson,
+  bearer,
+  header,
+  parseJson,
+  readBody,
+  segmentsAfter,
+  sendEmpty,
+  sendJson,
+  type Exchange,
+} from '../exchange';
+import { EXTENSION_OF } from '../image-render';
+import { TERMINAL, type BatchRecord, type BatchStatus, type SandboxStore } from '../store';
+import { BatchError } from './batch-error';
+import { buildBatchZip } from './batch-zip';
+import type { SandboxBatches } from './batches';
+import { parseCreateRequest } from './create-request';
+import type { DownloadSlots } from './download-slots';
+
+export const BATCH_PREFIX = '/v1/images/batches';
+
+const STATUSES: BatchStatus[] = [
+  'queued',
+  'running',
+  'processing_results',
+  'settling',
+  'completed',
+  'failed',
+  'cancelled',
+  'output_deleted',
+];
+
+/** Sorts object keys so that the same body hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Parses `from`/`to` as gateways do: Unix seconds, RFC 3339 or YYYY-MM-DD; garbage is ignored. */
+function parseTime(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const ms = Date.parse(`${value}T00:00:00Z`);
+    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+  }
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+function pageLimit(raw: string | null, fallback: number, max: number): number {
+  if (raw === null) return fallback;
+  const n = Number(raw);
+  // Deployed gateways reset an out-of-range limit to the default rather than clamping it.
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
+}
+
+function pageOffset(raw: string | null): number {
+  if (raw === null || raw === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new BatchError(400, 'BATCH_IMAGE_INVALID_CURSOR', `cursor "${raw}" is not an offset`);
+  return n;
+}
+
+export class BatchRoutes {
+  constructor(
+    private config: SandboxConfig,
+    private store: SandboxStore,
+    private batches: SandboxBatches,
+    private slots: DownloadSlots,
+  ) {}
+
+  async handle(ex: Exchange): Promise<void> {
+    try {
+      await this.route(ex);
+    } catch (err) {
+      if (err instanceof BatchError) return sendJson(ex, err.status, err.body());
+      throw err;
+    }
+  }
+
+  private authenticate(ex: Exchange): string {
+    const key = bearer(ex.req) ?? header(ex.req, 'x-api-key') ?? header(ex.req, 'x-imgvendor-api-key');
+    if (!key) {
+      throw new BatchError(401, 'API_KEY_REQUIRED', 'send the API key as Authorization: Bearer <key>', 'authentication_error');
+    }
+    const account = this.config.accounts.find((a) => a.key === key);
+    if (!account) throw new BatchError(401, 'INVALID_API_KEY', 'the API key is not valid', 'authentication_error');
+    if (!this.config.batchEnabled) {
+      throw new BatchError(404, 'BATCH_IMAGE_DISABLED', 'batch image generation is not enabled on this gateway');
+    }
+    if (!account.batch || account.platform !== 'native') {
+      throw new BatchError(403, 'BATCH_IMAGE_GROUP_DISABLED', "this key's group does not allow batch image generation");
+    }
+    return key;
+  }
+
+  private async route(ex: Exchange): Promise<void> {
+    const key = this.authenticate(ex);
+    const segments = segmentsAfter(ex.url.pathname, BATCH_PREFIX);
+    if (!segments) throw new BatchError(400, 'BATCH_IMAGE_INVALID_PATH', 'the path is not properly percent-encoded');
+    const [id, sub, customId, leaf, ...rest] = segments;
+    const m = ex.method;
+
+    if (segments.length === 0) {
+      if (m === 'POST') return this.create(ex, key);
+      if (m === 'GET') return this.list(ex, key);
+    } else if (id === 'models' && segments.length === 1 && m === 'GET') {
+      return this.models(ex);
+    } else if (id !== undefined && rest.length === 0) {
+      if (sub === undefined) {
+        if (m === 'GET') return this.get(ex, key, id);
+        if (m === 'DELETE') return this.deleteRecord(ex, key, id);
+      } else if (sub === 'items' && customId === undefined && m === 'GET') {
+        return this.items(ex, key, id);
+      } else if (sub === 'items' && customId !== undefined && leaf === 'content' && m === 'GET') {
+        return this.content(ex, key, id, customId);
+      } else if (sub === 'download' && customId === undefined && m === 'GET') {
+        return this.download(ex, key, id);
+      } else if (sub === 'cancel' && customId === undefined && m === 'POST') {
+        return this.cancel(ex, key, id);
+      } else if (sub === 'outputs' && customId === undefined && m === 'DELETE') {
+        return this.deleteOutputs(ex, key, id);
+      }
+    }
+    throw new BatchError(404, 'BATCH_IMAGE_ROUTE_NOT_FOUND', `no batch endpoint answers ${m} ${ex.url.pathname}`);
+  }
+
+  private models(ex: Exchange): void {
+    const data = this.config.models
+      .filter((model) => model.batchPrice !== undefined && model.batchAccount)
+      .map((model) => ({ id: model.id, object: 'image.batch.model' }));
+    sendJson(ex, 200, { object: 'list', data });
+  }
+
+  private find(key: string, id: string): BatchRecord {
+    const batch = this.store.batches.get(id);
+    // Another key's batch is answered exactly like a batch that does not exist.
+    if (!batch || batch.key !== key || batch.recordDeleted) {
+      throw new BatchError(404, 'BATCH_IMAGE_NOT_FOUND', `no batch "${id}" for this key`);
+    }
+    this.batches.advance(batch);
+    return batch;
+  }
+
+  view(batch: BatchRecord): Record<string, unknown> {
+    const counts = this.batches.counts(batch);
+    return {
+      id: batch.id,
+      object: 'image.batch',
+      task_name: batch.taskName,
+      status: batch.status,
+      model: batch.model,
+      item_count: batch.tasks.length,
+      success_count: counts.success,
+      fail_count: counts.failed,
+      estimated_cost: batch.estimatedCost,
+      hold_amount: batch.holdAmount,
+      actual_cost: batch.actualCost,
+      created_at: batch.createdAt,
+      submitted_at: batch.submittedAt,
+      settled_at: batch.settledAt,
+      parent_batch_id: batch.parentBatchId ?? null,
+      metadata: batch.metadata ?? null,
+    };
+  }
+
+  private sendCreated(ex: Exchange, batch: BatchRecord): void {
+    if (this.config.variant.createStatus === 202) {
+      return sendJson(ex, 202, this.view(batch), {
+        location: `${BATCH_PREFIX}/${encodeURIComponent(batch.id)}`,
+        'retry-after': '5',
+      });
+    }
+    sendJson(ex, 200, this.view(batch));
+  }
+
+  private async create(ex: Exchange, key: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = parseJson(await readBody(ex.req, this.config.limits.maxBodyBytes));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) throw new BatchError(413, 'BATCH_IMAGE_REQUEST_TOO_LARGE', err.message);
+      if (err instanceof InvalidJson || err instanceof BodyUnreadable) {
+        throw new BatchError(400, 'BATCH_IMAGE_INVALID_JSON', err.message);
+      }
+      throw err;
+    }
+
+    const idempotencyKey = header(ex.req, 'idempotency-key');
+    if (idempotencyKey && Buffer.byteLength(idempotencyKey) > this.config.limits.maxIdempotencyKeyBytes) {
+      throw new BatchError(
+        400,
+        'BATCH_IMAGE_INVALID_ITEMS',
+        `Idempotency-Key is longer than ${this.config.limits.maxIdempotencyKeyBytes} bytes`,
+      );
+    }
+    const bodyHash = createHash('sha256').update(canonical(body)).digest('hex');
+    const remembered = idempotencyKey ? this.store.idempotencyFor(key).get(idempotencyKey) : undefined;
+    if (remembered) {
+      if (remembered.bodyHash !== bodyHash) {
+        throw new BatchError(
+          409,
+          'BATCH_IMAGE_IDEMPOTENCY_CONFLICT',
+          'this Idempotency-Key was used with a different body; use a new key for a new batch',
+        );
+      }
+      if (remembered.batchId) {
+        const batch = this.store.batches.get(remembered.batchId)!;
+        this.batches.advance(batch);
+        return this.sendCreated(ex, batch);
+      }
+      return sendJson(ex, remembered.status, remembered.error);
+    }
+
+    let batch: BatchRecord;
+    try {
+      const request = parseCreateRequest(this.config, body);
+      const gatewayFault = this.gatewayFault(ex);
+      if (gatewayFault) throw gatewayFault;
+      batch = await this.batches.create(key, request);
+    } catch (err) {
+      // A definite error keeps its key: replaying the key returns the same failure.
+      if (err instanceof BatchError && idempotencyKey) {
+        this.store.idempotencyFor(key).set(idempotencyKey, { bodyHash, status: err.status, error: err.body() });
+        this.store.changed();
+      }
+      throw err;
+    }
+    if (idempotencyKey) {
+      this.store.idempotencyFor(key).set(idempotencyKey, { bodyHash, batchId: batch.id, status: 200 });
+      this.store.changed();
+    }
+    if (ex.fault === 'lostcreate') {
+      // The batch exists and its hold is placed, but the answer never reaches the client.
+      this.store.flush();
+      ex.res.socket?.destroy();
+      return;
+    }
+    this.sendCreated(ex, batch);
+  }
+
+  private gatewayFault(ex: Exchange): BatchError | undefined {
+    switch (ex.fault) {
+      case 'submit_failed':
+        return new BatchError(502, 'BATCH_IMAGE_PROVIDER_SUBMIT_FAILED', 'the upstream batch could not be created');
+      case 'queue_failed':
+        return new BatchError(502, 'BATCH_IMAGE_QUEUE_FAILED', 'the asynchronous task service is unavailable');
+      case 'hold_failed':
+        return new BatchError(502, 'BATCH_IMAGE_BILLING_HOLD_FAILED', 'the balance hold could not be placed');
+      case 'no_account':
+        return new BatchError(502, 'BATCH_IMAGE_NO_ACCOUNT_AVAILABLE', 'no batch execution account is available');
+      default:
+        return undefined;
+    }
+  }
+
+  private list(ex: Exchange, key: string): void {
+    const q = ex.url.searchParams;
+    const status = q.get('status');
+    if (status && !STATUSES.includes(status as BatchStatus)) {
+      throw new BatchError(400, 'BATCH_IMAGE_INVALID_STATUS', `status "${status}" is not a batch status`);
+    }
+    const downloadedRaw = q.get('downloaded');
+    let downloaded: boolean | undefined;
+    if (downloadedRaw !== null) {
+      const v = downloadedRaw.toLowerCase();
+      if (['true', '1', 'yes'].includes(v)) downloaded = true;
+      else if (['false', '0', 'no'].includes(v)) downloaded = false;
+      else throw new BatchError(400, 'BATCH_IMAGE_INVALID_DOWNLOADED', `downloaded must be true or false, got "${downloadedRaw}"`);
+    }
+    const name = q.get('task_name')?.toLowerCase();
+    const from = parseTime(q.get('from'));
+    const to = parseTime(q.get('to'));
+    const limit = pageLimit(q.get('limit'), this.config.limits.listDefault, this.config.limits.listMax);
+    const offset = pageOffset(q.get('cursor'));
+
+    const matching = [...this.store.batches.values()]
+      .filter((b) => b.key === key && !b.recordDeleted)
+      .map((b) => {
+        this.batches.advance(b);
+        return b;
+      })
+      .filter(
+        (b) =>
+          (!status || b.status === status) &&
+          (!name || b.taskName.toLowerCase().includes(name)) &&
+          (downloaded === undefined || (b.downloadedAt !== undefined) === downloaded) &&
+          (from === undefined || b.createdAt >= from) &&
+          (to === undefined || b.createdAt < to),
+      )
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const page = matching.slice(offset, offset + limit);
+    // Like deployed gateways, has_more only says the page was full.
+    sendJson(ex, 200, { object: 'list', data: page.map((b) => this.view(b)), has_more: page.length === limit });
+  }
+
+  private get(ex: Exchange, key: string, id: string): void {
+    sendJson(ex, 200, this.view(this.find(key, id)));
+  }
+
+  private items(ex: Exchange, key: string, id: string): void {
+    const batch = this.find(key, id);
+    const q = ex.url.searchParams;
+    const raw = (q.get('status') ?? 'all').toLowerCase();
+    const filter = raw === 'succeeded' ? 'success' : raw;
+    if (!['all', 'pending', 'success', 'failed'].includes(filter)) {
+      throw new BatchError(400, 'BATCH_IMAGE_INVALID_STATUS', `status "${raw}" is not an item status`);
+    }
+    const limit = pageLimit(q.get('limit'), this.config.limits.itemsDefault, this.config.limits.itemsMax);
+    const offset = pageOffset(q.get('cursor') ?? q.get('offset'));
+    const now = Date.now();
+    const ext = EXTENSION_OF[batch.responseMime];
+    const entries = batch.tasks
+      .map((task, i) => ({ task, state: this.batches.taskState(batch, i, now) }))
+      .filter(({ state }) => filter === 'all' || state === filter);
+    const page = entries.slice(offset, offset + limit).map(({ task, state }) => {
+      const hasImage = state === 'success';
+      return {
+        custom_id: task.customId,
+        status: state === 'success' ? this.config.variant.itemSuccessWord : state,
+        prompt_preview: task.prompt,
+        mime_type: hasImage ? batch.responseMime : null,
+        file_extension: hasImage ? ext : null,
+        image_count: hasImage ? 1 : 0,
+        error: state === 'failed' ? (task.error ?? null) : null,
+      };
+    });
+    sendJson(ex, 200, { object: 'list', data: page, has_more: page.length === limit });
+  }
+
+  private requireOutputs(batch: BatchRecord): void {
+    if (batch.status === 'output_deleted') {
+      throw new BatchError(410, 'BATCH_IMAGE_OUTPUT_DELETED', 'the outputs of this batch were deleted');
+    }
+    if (batch.status !== 'completed') {
+      throw new BatchError(409, 'BATCH_IMAGE_NOT_READY', `the batch is ${batch.status}; outputs are ready once it is completed`);
+    }
+  }
+
+  private async content(ex: Exchange, key: string, id: string, customId: string): Promise<void> {
+    const batch = this.find(key, id);
+    this.requireOutputs(batch);
+    const task = batch.tasks.find((t) => t.customId === customId);
+    if (!task) throw new BatchError(404, 'BATCH_IMAGE_ITEM_NOT_FOUND', `no item "${customId}" in this batch`);
+    if (task.outcome !== 'success') {
+      throw new BatchError(409, 'BATCH_IMAGE_ITEM_FAILED', `item "${customId}" has no successful image`);
+    }
+    const indexRaw = ex.url.searchParams.get('image_index') ?? '0';
+    if (!/^\d+$/.test(indexRaw) || Number(indexRaw) !== 0) {
+      throw new BatchError(
+        400,
+        'BATCH_IMAGE_ITEM_IMAGE_INDEX_OUT_OF_RANGE',
+        `image_index ${indexRaw} is out of range; this item has 1 image`,
+      );
+    }
+    const data = this.store.blobs.get(this.batches.outputName(batch, task));
+    if (!data) throw new BatchError(500, 'BATCH_IMAGE_RESULT_MISSING', 'the image of this item is missing');
+    await this.slots.run(key, ex, async () => {
+      // Deployed gateways send no Content-Length here.
+      ex.res.writeHead(200, { 'content-type': batch.responseMime });
+      const done = await this.stream(ex, data, false);
+      if (done) this.markDownloaded(batch);
+    });
+  }
+
+  private async download(ex: Exchange, key: string, id: string): Promise<void> {
+    const batch = this.find(key, id);
+    this.requireOutputs(batch);
+    const maxRaw = ex.url.searchParams.get('max_items');
+    let cap = this.config.limits.maxZipItems;
+    if (maxRaw !== null) {
+      const n = Number(maxRaw);
+      if (!Number.isInteger(n) || n < 1) throw new BatchError(400, 'BATCH_IMAGE_INVALID_ITEMS', 'max_items must be a positive integer');
+      cap = Math.min(cap, n);
+    }
+    const successes = batch.tasks.filter((t) => t.outcome === 'success');
+    if (successes.length > cap) {
+      throw new BatchError(
+        400,
+        'BATCH_IMAGE_ZIP_TOO_MANY_ITEMS',
+        `the batch has ${successes.length} images; a ZIP holds at most ${cap}; download items one by one`,
+      );
+    }
+    await this.slots.run(key, ex, async () => {
+      const images = successes.map((task) => {
+        const data = this.store.blobs.get(this.batches.outputName(batch, task));
+        if (!data) throw new BatchError(500, 'BATCH_IMAGE_DOWNLOAD_FAILED', `the image of ${task.customId} is missing`);
+        return {
+          customId: task.customId,
+          mime: batch.responseMime,
+          extension: EXTENSION_OF[batch.responseMime],
+          imageIndex: 0,
+          data,
+        };
+      });
+      const failed = batch.tasks.filter((t) => t.outcome === 'failed');
+      const zip = buildBatchZip({
+        batchId: batch.id,
+        model: batch.model,
+        itemCount: batch.tasks.length,
+        successCount: successes.length,
+        failCount: failed.length,
+        images,
+        errors: failed.map((t) => ({
+          custom_id: t.customId,
+          code: t.error?.code ?? 'PROVIDER_ITEM_FAILED',
+          message: t.error?.message ?? '',
+        })),
+      });
+      ex.res.writeHead(200, {
+        'content-type': 'application/zip',
+        'content-disposition': `attachment; filename="${batch.id}.zip"`,
+      });
+      const done = await this.stream(ex, zip, ex.fault === 'truncate');
+      if (done) this.markDownloaded(batch);
+    });
+  }
+
+  /** Writes in chunks with backpressure; a truncate fault ends the 200 response part-way. */
+  private async stream(ex: Exchange, data: Buffer, truncate: boolean): Promise<boolean> {
+    const end = truncate ? Math.floor(data.length * 0.6) : data.length;
+    const chunk = 256 * 1024;
+    for (let at = 0; at < end; at += chunk) {
+      if (ex.res.destroyed) return false;
+      const ok = ex.res.write(data.subarray(at, Math.min(end, at + chunk)));
+      if (!ok) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            ex.res.off('drain', done);
+            ex.res.off('close', done);
+            resolve();
+          };
+          ex.res.on('drain', done);
+          ex.res.on('close', done);
+        });
+      }
+    }
+    if (ex.res.destroyed) return false;
+    await new Promise<void>((resolve) => ex.res.end(resolve));
+    return !truncate;
+  }
+
+  private markDownloaded(batch: BatchRecord): void {
+    batch.downloadedAt ??= Math.floor(Date.now() / 1000);
+    this.store.changed();
+  }
+
+  private cancel(ex: Exchange, key: string, id: string): void {
+    const batch = this.find(key, id);
+    if (ex.fault === 'cancel_failed' && !TERMINAL.has(batch.status)) {
+      throw new BatchError(502, 'BATCH_IMAGE_CANCEL_FAILED', 'the upstream batch could not be cancelled');
+    }
+    this.batches.cancel(batch);
+    sendJson(ex, 200, this.view(batch));
+  }
+
+  private deleteOutputs(ex: Exchange, key: string, id: string): void {
+    const batch = this.find(key, id);
+    this.batches.deleteOutputs(batch);
+    sendJson(ex, 200, this.view(batch));
+  }
+
+  private deleteRecord(ex: Exchange, key: string, id: string): void {
+    this.batches.deleteRecord(this.find(key, id));
+    sendEmpty(ex, 204);
+  }
+
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BATCH_PREFIX, BatchRoutes } from './batch/batch-routes';
+import { SandboxBatches } from './batch/batches';
+import { DownloadSlots } from './batch/download-slots';
+import { resolveConfig, type ConfigOverrides, type SandboxConfig } from './config';
+import { sendJson, type Exchange } from './exchange';
+import { FaultSwitch, HTTP_FAULTS, type FaultKind } from './faults';
+import { KB_PREFIX, KbRoutes } from './kb/kb-routes';
+import { RealtimeRoutes } from './realtime/realtime-routes';
+import { SandboxStore } from './store';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** Gateway seconds per real second: 100 turns a batch of minutes into seconds. */
+  timeScale?: number;
+  faults?: string;
+  /** Keeps state across restarts when set; in memory otherwise. */
+  dataDir?: string;
+  config?: ConfigOverrides;
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  config: SandboxConfig;
+  store: SandboxStore;
+  faults: FaultSwitch;
+  /** Per key: balance, held amount, holds placed and released, batches created. */
+  inspect(): SandboxReport;
+  close(): Promise<void>;
+}
+
+export interface SandboxReport {
+  accounts: Record<string, ReturnType<SandboxStore['account']> & { batches: number; downloadsInFlight: number }>;
+  kbRecords: Record<string, number>;
+  faultsFired: FaultSwitch['fired'];
+}
+
+type Family = 'batch' | 'realtime' | 'kb' | 'admin' | 'other';
+
+function familyOf(pathname: string): Family {
+  if (pathname === BATCH_PREFIX || pathname.startsWith(`${BATCH_PREFIX}/`)) return 'batch';
+  if (pathname.startsWith('/v1beta/') || pathname === '/v1beta' || pathname === '/v1/models') return 'realtime';
+  if (pathname.startsWith(`${KB_PREFIX}/`)) return 'kb';
+  if (pathname.startsWith('/_sandbox/')) return 'admin';
+  return 'other';
+}
+
+/** The faults that can hit a request, besides the HTTP-level ones. */
+function routeFaults(family: Family, method: string, pathname: string): FaultKind[] {
+  if (family === 'batch') {
+    if (method === 'POST' && pathname === BATCH_PREFIX) {
+      return ['lostcreate', 'submit_failed', 'queue_failed', 'hold_failed', 'no_account'];
+    }
+    if (pathname.endsWith('/download')) return ['truncate'];
+    if (pathname.endsWith('/cancel')) return ['cancel_failed'];
+  }
+  if (family === 'realtime' && method === 'POST' && pathname.includes(':')) return ['noimage', 'capacity'];
+  return [];
+}
+
+const STATUS_WORDS: Record<number, [string, string]> = {
+  429: ['RESOURCE_EXHAUSTED', 'rate limit exceeded; retry later'],
+  500: ['INTERNAL', 'internal error'],
+  502: ['UNAVAILABLE', 'bad gateway'],
+  503: ['UNAVAILABLE', 'the service is overloaded; retry later'],
+  504: ['DEADLINE_EXCEEDED', 'the upstream timed out'],
+};
+
+/** An injected HTTP failure, in the shape the layer that fails would answer with. */
+function sendInjectedStatus(ex: Exchange, family: Family, status: number): void {
+  const [word, message] = STATUS_WORDS[status]!;
+  if (family === 'realtime') return sendJson(ex, status, { error: { code: status, message, status: word } });
+  if (status >= 502) {
+    // A proxy in front of the gateway answers these, without the API's envelope.
+    const html = `<html><head><title>${status}</title></head><body><center><h1>${status} ${message}</h1></center></body></html>`;
+    ex.res.writeHead(status, { 'content-type': 'text/html' });
+    ex.res.end(html);
+    return;
+  }
+  if (family === 'kb') return sendJson(ex, status, { code: status, statusText: word, message, data: null });
+  const type = status === 429 ? 'rate_limit_error' : 'api_error';
+  const code = status === 429 ? 'RATE_LIMITED' : 'INTERNAL_ERROR';
+  sendJson(ex, status, { error: { type, code, message } });
+}
+
+function sendNotFound(ex: Exchange, family: Family): void {
+  const message = `no endpoint answers ${ex.method} ${ex.url.pathname}`;
+  if (family === 'realtime') return sendJson(ex, 404, { error: { code: 404, message, status: 'NOT_FOUND' } });
+  if (family === 'kb') return sendJson(ex, 200, { code: 404, statusText: 'notFound', message, data: null });
+  sendJson(ex, 404, { error: { type: 'invalid_request_error', code: 'NOT_FOUND', message } });
+}
+
+function sendInternalError(ex: Exchange, family: Family): void {
+  const message = `the sandbox failed to answer; request id ${ex.requestId}`;
+  if (family === 'realtime') return sendJson(ex, 500, { error: { code: 500, message, status: 'INTERNAL' } });
+  if (family === 'kb') return sendJson(ex, 500, { code: 500, statusText: 'internalError', message, data: null });
+  sendJson(ex, 500, { error: { type: 'api_error', code: 'INTERNAL_ERROR', message } });
+}
+
+function requestIdFor(req: IncomingMessage): string {
+  const sent = req.headers['x-request-id'];
+  const value = Array.isArray(sent) ? sent[0] : sent;
+  // A client-sent id is echoed back, as deployed gateways do, when it is a sane token.
+  if (value && /^[\w.:-]{1,128}$/.test(value)) return value;
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const config = resolveConfig(options.config);
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new Error('the time scale must be a positive number');
+  const faults = new FaultSwitch(options.faults);
+  const store = new SandboxStore(config, options.dataDir);
+  const batches = new SandboxBatches(config, store, timeScale, () => faults.itemFailureRate(config.itemFailureRate));
+  const slots = new DownloadSlots(() => config.limits.downloadConcurrency);
+  const batchRoutes = new BatchRoutes(config, store, batches, slots);
+  const realtimeRoutes = new RealtimeRoutes(config, store);
+  const kbRoutes = new KbRoutes(config, store);
+
+  const inspect = (): SandboxReport => ({
+    accounts: Object.fromEntries(
+      [...store.accounts].map(([key, state]) => [
+        key,
+        {
+          ...state,
+          batches: [...store.batches.values()].filter((b) => b.key === key).length,
+          downloadsInFlight: slots.count(key),
+        },
+      ]),
+    ),
+    kbRecords: store.kb.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.kbId]: (acc[r.kbId] ?? 0) + 1 }), {}),
+    faultsFired: { ...faults.fired },
+  });
+
+  async function admin(ex: Exchange): Promise<void> {
+    const path = ex.url.pathname;
+    if (path === '/_sandbox/state' && ex.method === 'GET') return sendJson(ex, 200, inspect());
+    if (path === '/_sandbox/faults' && ex.method === 'GET') return sendJson(ex, 200, faults.describe());
+    if (path === '/_sandbox/faults' && ex.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const c of ex.req) chunks.push(c as Buffer);
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { spec?: string };
+        faults.set(body.spec);
+        return sendJson(ex, 200, faults.describe());
+      } catch (err) {
+        return sendJson(ex, 400, { error: { type: 'invalid_request_error', code: 'INVALID_FAULTS', message: (err as Error).message } });
+      }
+    }
+    sendNotFound(ex, 'admin');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = requestIdFor(req);
+    res.setHeader('x-request-id', requestId);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://sandbox.local');
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'INVALID_PATH', message: 'bad request target' } }));
+      return;
+    }
+    const ex: Exchange = { req, res, url, method: (req.method ?? 'GET').toUpperCase(), requestId };
+    const family = familyOf(url.pathname);
+    try {
+      if (family === 'admin') return await admin(ex);
+      if (family === 'other') {
+        if (url.pathname === '/' && ex.method === 'GET') {
+          return sendJson(ex, 200, {
+            name: 'Batch Image Studio sandbox gateway',
+            apis: { batch: BATCH_PREFIX, realtime: '/v1beta/models', kb: KB_PREFIX },
+          });
+        }
+        return sendNotFound(ex, family);
+      }
+
+      ex.fault = faults.pick([...HTTP_FAULTS, ...routeFaults(family, ex.method, url.pathname)]);
+      if (ex.fault === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      if (ex.fault === 'slow') await new Promise((r) => setTimeout(r, faults.slowMs));
+      const status = Number(ex.fault);
+      if (Number.isInteger(status)) {
+        req.resume();
+        return sendInjectedStatus(ex, family, status);
+      }
+
+      if (family === 'batch') return await batchRoutes.handle(ex);
+      if (family === 'realtime') return await realtimeRoutes.handle(ex);
+      return await kbRoutes.handle(ex);
+    } catch (err) {
+      if (options.dataDir || process.env.SANDBOX_DEBUG) {
+        process.stderr.write(`sandbox: ${ex.method} ${url.pathname} failed (${requestId}): ${(err as Error).message}\n`);
+      }
+      if (!res.headersSent) sendInternalError(ex, family);
+      else res.destroy();
+    }
+  }
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  server.requestTimeout = 0;
+  const ticker = setInterval(() => batches.tick(), 50);
+  ticker.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    store,
+    faults,
+    inspect,
+    async close() {
+      clearInterval(ticker);
+      store.flush();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
