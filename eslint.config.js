@@ -13,12 +13,24 @@ export default tseslint.config(
     },
   },
   {
+    // Tests read wire answers as plain JSON.
+    files: ['**/test/**/*.ts', '**/*.test.ts', 'e2e/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     // The sandbox must not agree with the studio on a shared mistake, so it may not import studio code.
     files: ['sandbox/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/src-main/**', '**/src-shared/**', '**/src-renderer/**'], message: 'The sandbox shares no code with the studio.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/src-main/**', '**/src-shared/**', '**/src-renderer/**'],
+              message: 'The sandbox shares no code with the studio.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['sandbox/**/*.test.ts', 'src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.ts'],
+    include: [
+      'sandbox/**/*.test.ts',
+      'src-main/**/*.test.ts',
+      'src-shared/**/*.test.ts',
+      'src-renderer/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -27,8 +27,10 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const timeScale = Number(values['time-scale']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got "${values.port}"`);
-  if (!(timeScale > 0)) throw new Error(`--time-scale must be a positive number, got "${values['time-scale']}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be a port number, got "${values.port}"`);
+  if (!(timeScale > 0))
+    throw new Error(`--time-scale must be a positive number, got "${values['time-scale']}"`);
 
   const sandbox = await createSandbox({
     port,

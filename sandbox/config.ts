@@ -99,10 +99,38 @@ export function defaultConfig(): SandboxConfig {
   return {
     batchEnabled: true,
     accounts: [
-      { key: 'sk-sandbox-alice', name: 'alice', balance: 100, platform: 'native', batch: true, groupMultiplier: 1 },
-      { key: 'sk-sandbox-bob', name: 'bob', balance: 100, platform: 'native', batch: true, groupMultiplier: 1 },
-      { key: 'sk-sandbox-nobatch', name: 'nobatch', balance: 100, platform: 'native', batch: false, groupMultiplier: 1 },
-      { key: 'sk-sandbox-poor', name: 'poor', balance: 0.001, platform: 'native', batch: true, groupMultiplier: 1 },
+      {
+        key: 'sk-sandbox-alice',
+        name: 'alice',
+        balance: 100,
+        platform: 'native',
+        batch: true,
+        groupMultiplier: 1,
+      },
+      {
+        key: 'sk-sandbox-bob',
+        name: 'bob',
+        balance: 100,
+        platform: 'native',
+        batch: true,
+        groupMultiplier: 1,
+      },
+      {
+        key: 'sk-sandbox-nobatch',
+        name: 'nobatch',
+        balance: 100,
+        platform: 'native',
+        batch: false,
+        groupMultiplier: 1,
+      },
+      {
+        key: 'sk-sandbox-poor',
+        name: 'poor',
+        balance: 0.001,
+        platform: 'native',
+        batch: true,
+        groupMultiplier: 1,
+      },
     ],
     models: [
       {

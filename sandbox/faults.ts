@@ -52,10 +52,12 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
     const part = raw.trim();
     if (!part) continue;
     const [name, value] = part.split('=').map((s) => s.trim());
-    if (!name || value === undefined || value === '') throw new Error(`fault "${part}" needs a value, as kind=0.1`);
+    if (!name || value === undefined || value === '')
+      throw new Error(`fault "${part}" needs a value, as kind=0.1`);
     if (name === 'seed' || name === 'slow_ms') {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`fault ${name} takes a whole number, got "${value}"`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error(`fault ${name} takes a whole number, got "${value}"`);
       if (name === 'seed') settings.seed = n;
       else settings.slowMs = n;
       continue;
@@ -65,7 +67,8 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
     }
     if (value.startsWith('#')) {
       const count = Number(value.slice(1));
-      if (!Number.isInteger(count) || count < 0 || name === 'all') throw new Error(`fault "${part}": #N takes a count`);
+      if (!Number.isInteger(count) || count < 0 || name === 'all')
+        throw new Error(`fault "${part}": #N takes a count`);
       settings.chances[name as FaultKind] = { rate: 1, remaining: count };
       continue;
     }

@@ -34,7 +34,10 @@ export interface Sandbox {
 }
 
 export interface SandboxReport {
-  accounts: Record<string, ReturnType<SandboxStore['account']> & { batches: number; downloadsInFlight: number }>;
+  accounts: Record<
+    string,
+    ReturnType<SandboxStore['account']> & { batches: number; downloadsInFlight: number }
+  >;
   kbRecords: Record<string, number>;
   faultsFired: FaultSwitch['fired'];
 }
@@ -43,7 +46,8 @@ type Family = 'batch' | 'realtime' | 'kb' | 'admin' | 'other';
 
 function familyOf(pathname: string): Family {
   if (pathname === BATCH_PREFIX || pathname.startsWith(`${BATCH_PREFIX}/`)) return 'batch';
-  if (pathname.startsWith('/v1beta/') || pathname === '/v1beta' || pathname === '/v1/models') return 'realtime';
+  if (pathname.startsWith('/v1beta/') || pathname === '/v1beta' || pathname === '/v1/models')
+    return 'realtime';
   if (pathname.startsWith(`${KB_PREFIX}/`)) return 'kb';
   if (pathname.startsWith('/_sandbox/')) return 'admin';
   return 'other';
@@ -97,7 +101,8 @@ function sendNotFound(ex: Exchange, family: Family): void {
 function sendInternalError(ex: Exchange, family: Family): void {
   const message = `the sandbox failed to answer; request id ${ex.requestId}`;
   if (family === 'realtime') return sendJson(ex, 500, { error: { code: 500, message, status: 'INTERNAL' } });
-  if (family === 'kb') return sendJson(ex, 500, { code: 500, statusText: 'internalError', message, data: null });
+  if (family === 'kb')
+    return sendJson(ex, 500, { code: 500, statusText: 'internalError', message, data: null });
   sendJson(ex, 500, { error: { type: 'api_error', code: 'INTERNAL_ERROR', message } });
 }
 
@@ -115,9 +120,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (!(timeScale > 0)) throw new Error('the time scale must be a positive number');
   const faults = new FaultSwitch(options.faults);
   const store = new SandboxStore(config, options.dataDir);
-  const batches = new SandboxBatches(config, store, timeScale, () => faults.itemFailureRate(config.itemFailureRate));
+  const batches = new SandboxBatches(config, store, timeScale, () =>
+    faults.itemFailureRate(config.itemFailureRate),
+  );
   const slots = new DownloadSlots(() => config.limits.downloadConcurrency);
-  const batchRoutes = new BatchRoutes(config, store, batches, slots);
+  const batchRoutes = new BatchRoutes(config, store, batches, slots, () => faults.slowMs);
   const realtimeRoutes = new RealtimeRoutes(config, store);
   const kbRoutes = new KbRoutes(config, store);
 
@@ -132,7 +139,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         },
       ]),
     ),
-    kbRecords: store.kb.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.kbId]: (acc[r.kbId] ?? 0) + 1 }), {}),
+    kbRecords: store.kb.reduce<Record<string, number>>(
+      (acc, r) => ({ ...acc, [r.kbId]: (acc[r.kbId] ?? 0) + 1 }),
+      {},
+    ),
     faultsFired: { ...faults.fired },
   });
 
@@ -148,7 +158,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         faults.set(body.spec);
         return sendJson(ex, 200, faults.describe());
       } catch (err) {
-        return sendJson(ex, 400, { error: { type: 'invalid_request_error', code: 'INVALID_FAULTS', message: (err as Error).message } });
+        return sendJson(ex, 400, {
+          error: { type: 'invalid_request_error', code: 'INVALID_FAULTS', message: (err as Error).message },
+        });
       }
     }
     sendNotFound(ex, 'admin');
@@ -162,7 +174,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       url = new URL(req.url ?? '/', 'http://sandbox.local');
     } catch {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'INVALID_PATH', message: 'bad request target' } }));
+      res.end(
+        JSON.stringify({
+          error: { type: 'invalid_request_error', code: 'INVALID_PATH', message: 'bad request target' },
+        }),
+      );
       return;
     }
     const ex: Exchange = { req, res, url, method: (req.method ?? 'GET').toUpperCase(), requestId };
@@ -184,7 +200,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         req.socket.destroy();
         return;
       }
-      if (ex.fault === 'slow') await new Promise((r) => setTimeout(r, faults.slowMs));
+      // Downloads are slow while streaming instead, holding their download slot.
+      const streams = family === 'batch' && /\/(download|content)$/.test(url.pathname);
+      if (ex.fault === 'slow' && !streams) await new Promise((r) => setTimeout(r, faults.slowMs));
       const status = Number(ex.fault);
       if (Number.isInteger(status)) {
         req.resume();
@@ -196,7 +214,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return await kbRoutes.handle(ex);
     } catch (err) {
       if (options.dataDir || process.env.SANDBOX_DEBUG) {
-        process.stderr.write(`sandbox: ${ex.method} ${url.pathname} failed (${requestId}): ${(err as Error).message}\n`);
+        process.stderr.write(
+          `sandbox: ${ex.method} ${url.pathname} failed (${requestId}): ${(err as Error).message}\n`,
+        );
       }
       if (!res.headersSent) sendInternalError(ex, family);
       else res.destroy();

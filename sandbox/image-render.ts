@@ -31,7 +31,9 @@ function seedBytes(req: RenderRequest): Buffer {
 
 /** Breaks text into lines that fit, by words for Latin text and by characters for CJK. */
 function wrap(ctx: SKRSContext2D, text: string, maxWidth: number, maxLines: number): string[] {
-  const tokens = text.replace(/\s+/g, ' ').match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF]+|\s/g) ?? [];
+  const tokens =
+    text.replace(/\s+/g, ' ').match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF]+|\s/g) ??
+    [];
   const lines: string[] = [];
   let line = '';
   for (const token of tokens) {
@@ -82,7 +84,12 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
   ctx.fillStyle = '#ffffff';
   ctx.font = `${promptSize}px ${FONT}`;
   ctx.textBaseline = 'top';
-  const lines = wrap(ctx, req.prompt, width - margin * 2, Math.max(1, Math.floor((height * 0.36) / (promptSize * 1.3))));
+  const lines = wrap(
+    ctx,
+    req.prompt,
+    width - margin * 2,
+    Math.max(1, Math.floor((height * 0.36) / (promptSize * 1.3))),
+  );
   lines.forEach((line, i) => ctx.fillText(line, margin, height * 0.32 + i * promptSize * 1.3));
 
   const labelSize = Math.max(12, Math.round(unit * 0.07));
@@ -119,21 +126,47 @@ export async function makeThumbnail(data: Buffer): Promise<Buffer> {
   return sharp(data, { limitInputPixels: 100_000_000 }).resize(160, 160, { fit: 'cover' }).png().toBuffer();
 }
 
-/** Pixel size from a tier and a ratio; 1K at 1:1 is 1024 x 1024 and other ratios keep the area. */
-export function sizeFor(tier: '1K' | '2K' | '4K', ratio: string | undefined): { width: number; height: number } {
-  const base = tier === '4K' ? 4096 : tier === '2K' ? 2048 : 1024;
+/** 1K sizes the vendor publishes for the common ratios; 2K and 4K double and quadruple them. */
+const ONE_K: Record<string, [number, number]> = {
+  '1:1': [1024, 1024],
+  '2:3': [832, 1248],
+  '3:2': [1248, 832],
+  '3:4': [864, 1184],
+  '4:3': [1184, 864],
+  '4:5': [896, 1152],
+  '5:4': [1152, 896],
+  '9:16': [768, 1344],
+  '16:9': [1344, 768],
+  '21:9': [1536, 672],
+};
+
+/** Pixel size from a tier and a ratio; ratios without a published size keep the 1K area. */
+export function sizeFor(
+  tier: '1K' | '2K' | '4K',
+  ratio: string | undefined,
+): { width: number; height: number } {
+  const scale = tier === '4K' ? 4 : tier === '2K' ? 2 : 1;
+  const known = ONE_K[ratio ?? '1:1'];
+  if (known) return { width: known[0] * scale, height: known[1] * scale };
   const [w, h] = (ratio ?? '1:1').split(':').map(Number) as [number, number];
-  const width = Math.round((base * Math.sqrt(w / h)) / 16) * 16;
-  const height = Math.round((base * Math.sqrt(h / w)) / 16) * 16;
+  const width = Math.round((1024 * Math.sqrt(w / h)) / 16) * 16 * scale;
+  const height = Math.round((1024 * Math.sqrt(h / w)) / 16) * 16 * scale;
   return { width, height };
 }
 
 /** Which image format the bytes are, by their magic numbers. */
 export function sniffImage(data: Buffer): OutputMime | undefined {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+  if (
+    data.length >= 8 &&
+    data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
     return 'image/png';
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length >= 12 && data.toString('ascii', 0, 4) === 'RIFF' && data.toString('ascii', 8, 12) === 'WEBP')
+  if (
+    data.length >= 12 &&
+    data.toString('ascii', 0, 4) === 'RIFF' &&
+    data.toString('ascii', 8, 12) === 'WEBP'
+  )
     return 'image/webp';
   return undefined;
 }

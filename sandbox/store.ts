@@ -12,7 +12,12 @@ export type BatchStatus =
   | 'cancelled'
   | 'output_deleted';
 
-export const TERMINAL: ReadonlySet<BatchStatus> = new Set(['completed', 'failed', 'cancelled', 'output_deleted']);
+export const TERMINAL: ReadonlySet<BatchStatus> = new Set([
+  'completed',
+  'failed',
+  'cancelled',
+  'output_deleted',
+]);
 
 /** One expanded task: an item with output_count n becomes n of these. */
 export interface TaskRecord {
@@ -167,7 +172,9 @@ export class SandboxStore {
     const state = JSON.parse(readFileSync(file, 'utf8')) as PersistedState;
     this.accounts = new Map(Object.entries(state.accounts));
     this.batches = new Map(state.batches.map((b) => [b.id, b]));
-    this.idempotency = new Map(Object.entries(state.idempotency).map(([k, v]) => [k, new Map(Object.entries(v))]));
+    this.idempotency = new Map(
+      Object.entries(state.idempotency).map(([k, v]) => [k, new Map(Object.entries(v))]),
+    );
     this.kb = state.kb;
   }
 

@@ -38,7 +38,9 @@ const STATUSES: BatchStatus[] = [
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -66,7 +68,8 @@ function pageLimit(raw: string | null, fallback: number, max: number): number {
 function pageOffset(raw: string | null): number {
   if (raw === null || raw === '') return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new BatchError(400, 'BATCH_IMAGE_INVALID_CURSOR', `cursor "${raw}" is not an offset`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new BatchError(400, 'BATCH_IMAGE_INVALID_CURSOR', `cursor "${raw}" is not an offset`);
   return n;
 }
 
@@ -76,6 +79,7 @@ export class BatchRoutes {
     private store: SandboxStore,
     private batches: SandboxBatches,
     private slots: DownloadSlots,
+    private slowMs: () => number,
   ) {}
 
   async handle(ex: Exchange): Promise<void> {
@@ -90,15 +94,29 @@ export class BatchRoutes {
   private authenticate(ex: Exchange): string {
     const key = bearer(ex.req) ?? header(ex.req, 'x-api-key') ?? header(ex.req, 'x-imgvendor-api-key');
     if (!key) {
-      throw new BatchError(401, 'API_KEY_REQUIRED', 'send the API key as Authorization: Bearer <key>', 'authentication_error');
+      throw new BatchError(
+        401,
+        'API_KEY_REQUIRED',
+        'send the API key as Authorization: Bearer <key>',
+        'authentication_error',
+      );
     }
     const account = this.config.accounts.find((a) => a.key === key);
-    if (!account) throw new BatchError(401, 'INVALID_API_KEY', 'the API key is not valid', 'authentication_error');
+    if (!account)
+      throw new BatchError(401, 'INVALID_API_KEY', 'the API key is not valid', 'authentication_error');
     if (!this.config.batchEnabled) {
-      throw new BatchError(404, 'BATCH_IMAGE_DISABLED', 'batch image generation is not enabled on this gateway');
+      throw new BatchError(
+        404,
+        'BATCH_IMAGE_DISABLED',
+        'batch image generation is not enabled on this gateway',
+      );
     }
     if (!account.batch || account.platform !== 'native') {
-      throw new BatchError(403, 'BATCH_IMAGE_GROUP_DISABLED', "this key's group does not allow batch image generation");
+      throw new BatchError(
+        403,
+        'BATCH_IMAGE_GROUP_DISABLED',
+        "this key's group does not allow batch image generation",
+      );
     }
     return key;
   }
@@ -106,7 +124,8 @@ export class BatchRoutes {
   private async route(ex: Exchange): Promise<void> {
     const key = this.authenticate(ex);
     const segments = segmentsAfter(ex.url.pathname, BATCH_PREFIX);
-    if (!segments) throw new BatchError(400, 'BATCH_IMAGE_INVALID_PATH', 'the path is not properly percent-encoded');
+    if (!segments)
+      throw new BatchError(400, 'BATCH_IMAGE_INVALID_PATH', 'the path is not properly percent-encoded');
     const [id, sub, customId, leaf, ...rest] = segments;
     const m = ex.method;
 
@@ -131,7 +150,11 @@ export class BatchRoutes {
         return this.deleteOutputs(ex, key, id);
       }
     }
-    throw new BatchError(404, 'BATCH_IMAGE_ROUTE_NOT_FOUND', `no batch endpoint answers ${m} ${ex.url.pathname}`);
+    throw new BatchError(
+      404,
+      'BATCH_IMAGE_ROUTE_NOT_FOUND',
+      `no batch endpoint answers ${m} ${ex.url.pathname}`,
+    );
   }
 
   private models(ex: Exchange): void {
@@ -188,7 +211,8 @@ export class BatchRoutes {
     try {
       body = parseJson(await readBody(ex.req, this.config.limits.maxBodyBytes));
     } catch (err) {
-      if (err instanceof BodyTooLarge) throw new BatchError(413, 'BATCH_IMAGE_REQUEST_TOO_LARGE', err.message);
+      if (err instanceof BodyTooLarge)
+        throw new BatchError(413, 'BATCH_IMAGE_REQUEST_TOO_LARGE', err.message);
       if (err instanceof InvalidJson || err instanceof BodyUnreadable) {
         throw new BatchError(400, 'BATCH_IMAGE_INVALID_JSON', err.message);
       }
@@ -230,7 +254,9 @@ export class BatchRoutes {
     } catch (err) {
       // A definite error keeps its key: replaying the key returns the same failure.
       if (err instanceof BatchError && idempotencyKey) {
-        this.store.idempotencyFor(key).set(idempotencyKey, { bodyHash, status: err.status, error: err.body() });
+        this.store
+          .idempotencyFor(key)
+          .set(idempotencyKey, { bodyHash, status: err.status, error: err.body() });
         this.store.changed();
       }
       throw err;
@@ -251,13 +277,25 @@ export class BatchRoutes {
   private gatewayFault(ex: Exchange): BatchError | undefined {
     switch (ex.fault) {
       case 'submit_failed':
-        return new BatchError(502, 'BATCH_IMAGE_PROVIDER_SUBMIT_FAILED', 'the upstream batch could not be created');
+        return new BatchError(
+          502,
+          'BATCH_IMAGE_PROVIDER_SUBMIT_FAILED',
+          'the upstream batch could not be created',
+        );
       case 'queue_failed':
-        return new BatchError(502, 'BATCH_IMAGE_QUEUE_FAILED', 'the asynchronous task service is unavailable');
+        return new BatchError(
+          502,
+          'BATCH_IMAGE_QUEUE_FAILED',
+          'the asynchronous task service is unavailable',
+        );
       case 'hold_failed':
         return new BatchError(502, 'BATCH_IMAGE_BILLING_HOLD_FAILED', 'the balance hold could not be placed');
       case 'no_account':
-        return new BatchError(502, 'BATCH_IMAGE_NO_ACCOUNT_AVAILABLE', 'no batch execution account is available');
+        return new BatchError(
+          502,
+          'BATCH_IMAGE_NO_ACCOUNT_AVAILABLE',
+          'no batch execution account is available',
+        );
       default:
         return undefined;
     }
@@ -275,7 +313,12 @@ export class BatchRoutes {
       const v = downloadedRaw.toLowerCase();
       if (['true', '1', 'yes'].includes(v)) downloaded = true;
       else if (['false', '0', 'no'].includes(v)) downloaded = false;
-      else throw new BatchError(400, 'BATCH_IMAGE_INVALID_DOWNLOADED', `downloaded must be true or false, got "${downloadedRaw}"`);
+      else
+        throw new BatchError(
+          400,
+          'BATCH_IMAGE_INVALID_DOWNLOADED',
+          `downloaded must be true or false, got "${downloadedRaw}"`,
+        );
     }
     const name = q.get('task_name')?.toLowerCase();
     const from = parseTime(q.get('from'));
@@ -300,7 +343,11 @@ export class BatchRoutes {
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     const page = matching.slice(offset, offset + limit);
     // Like deployed gateways, has_more only says the page was full.
-    sendJson(ex, 200, { object: 'list', data: page.map((b) => this.view(b)), has_more: page.length === limit });
+    sendJson(ex, 200, {
+      object: 'list',
+      data: page.map((b) => this.view(b)),
+      has_more: page.length === limit,
+    });
   }
 
   private get(ex: Exchange, key: string, id: string): void {
@@ -342,7 +389,11 @@ export class BatchRoutes {
       throw new BatchError(410, 'BATCH_IMAGE_OUTPUT_DELETED', 'the outputs of this batch were deleted');
     }
     if (batch.status !== 'completed') {
-      throw new BatchError(409, 'BATCH_IMAGE_NOT_READY', `the batch is ${batch.status}; outputs are ready once it is completed`);
+      throw new BatchError(
+        409,
+        'BATCH_IMAGE_NOT_READY',
+        `the batch is ${batch.status}; outputs are ready once it is completed`,
+      );
     }
   }
 
@@ -379,7 +430,8 @@ export class BatchRoutes {
     let cap = this.config.limits.maxZipItems;
     if (maxRaw !== null) {
       const n = Number(maxRaw);
-      if (!Number.isInteger(n) || n < 1) throw new BatchError(400, 'BATCH_IMAGE_INVALID_ITEMS', 'max_items must be a positive integer');
+      if (!Number.isInteger(n) || n < 1)
+        throw new BatchError(400, 'BATCH_IMAGE_INVALID_ITEMS', 'max_items must be a positive integer');
       cap = Math.min(cap, n);
     }
     const successes = batch.tasks.filter((t) => t.outcome === 'success');
@@ -393,7 +445,12 @@ export class BatchRoutes {
     await this.slots.run(key, ex, async () => {
       const images = successes.map((task) => {
         const data = this.store.blobs.get(this.batches.outputName(batch, task));
-        if (!data) throw new BatchError(500, 'BATCH_IMAGE_DOWNLOAD_FAILED', `the image of ${task.customId} is missing`);
+        if (!data)
+          throw new BatchError(
+            500,
+            'BATCH_IMAGE_DOWNLOAD_FAILED',
+            `the image of ${task.customId} is missing`,
+          );
         return {
           customId: task.customId,
           mime: batch.responseMime,
@@ -444,6 +501,8 @@ export class BatchRoutes {
         });
       }
     }
+    // A slow download stalls before its last bytes, holding its download slot meanwhile.
+    if (ex.fault === 'slow') await new Promise((r) => setTimeout(r, this.slowMs()));
     if (ex.res.destroyed) return false;
     await new Promise<void>((resolve) => ex.res.end(resolve));
     return !truncate;
@@ -473,5 +532,4 @@ export class BatchRoutes {
     this.batches.deleteRecord(this.find(key, id));
     sendEmpty(ex, 204);
   }
-
 }

@@ -25,7 +25,10 @@ export function buildBatchZip(contents: ZipContents): Buffer {
     const suffix = image.imageIndex > 0 ? `_${image.imageIndex + 1}` : '';
     const filename = `images/${image.customId}${suffix}.${image.extension}`;
     // Images are already compressed; storing them keeps the archive fast to build and to read.
-    files[filename] = [new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength), { level: 0 }];
+    files[filename] = [
+      new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+      { level: 0 },
+    ];
     return { custom_id: image.customId, filename, mime_type: image.mime, image_index: image.imageIndex };
   });
   const manifest = {

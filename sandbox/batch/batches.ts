@@ -8,12 +8,20 @@ import type { CreateRequest } from './create-request';
 
 /** Item failure codes deployed gateways report (gateway-notes.md), with where each comes from. */
 const ITEM_FAILURES: { code: string; source: 'provider' | 'system'; message: string }[] = [
-  { code: 'SAFETY_BLOCKED', source: 'provider', message: 'The provider blocked the prompt or the image for safety.' },
+  {
+    code: 'SAFETY_BLOCKED',
+    source: 'provider',
+    message: 'The provider blocked the prompt or the image for safety.',
+  },
   { code: 'INVALID_ARGUMENT', source: 'provider', message: 'The provider refused a parameter of this item.' },
   { code: 'PROVIDER_RATE_LIMITED', source: 'provider', message: 'The provider rate-limited this item.' },
   { code: 'PROVIDER_ITEM_FAILED', source: 'provider', message: 'The provider failed to generate this item.' },
   { code: 'EMPTY_IMAGE_OUTPUT', source: 'provider', message: 'The provider answered without an image.' },
-  { code: 'PROVIDER_RESULT_MISSING', source: 'system', message: 'The result of this item is missing upstream.' },
+  {
+    code: 'PROVIDER_RESULT_MISSING',
+    source: 'system',
+    message: 'The result of this item is missing upstream.',
+  },
 ];
 
 /** `[fail]` or `[fail:CODE]` in a prompt makes its item fail, so tests can choose failures. */
@@ -42,7 +50,8 @@ export class SandboxBatches {
     private itemFailureRate: () => number,
   ) {
     // Render jobs cut short by a restart start again.
-    for (const batch of store.batches.values()) if (batch.status === 'processing_results') this.startRender(batch);
+    for (const batch of store.batches.values())
+      if (batch.status === 'processing_results') this.startRender(batch);
   }
 
   private phaseMs(seconds: number): number {
@@ -76,9 +85,14 @@ export class SandboxBatches {
         if (thumbs.has(ref.data)) continue;
         const hash = createHash('sha256').update(ref.data).digest('hex').slice(0, 32);
         try {
-          if (!this.store.blobs.get(`refs/${hash}.png`)) this.store.blobs.put(`refs/${hash}.png`, await makeThumbnail(ref.data));
+          if (!this.store.blobs.get(`refs/${hash}.png`))
+            this.store.blobs.put(`refs/${hash}.png`, await makeThumbnail(ref.data));
         } catch {
-          throw new BatchError(400, 'BATCH_IMAGE_INVALID_REFERENCE_IMAGE', 'a reference image could not be decoded');
+          throw new BatchError(
+            400,
+            'BATCH_IMAGE_INVALID_REFERENCE_IMAGE',
+            'a reference image could not be decoded',
+          );
         }
         thumbs.set(ref.data, hash);
       }
@@ -116,7 +130,8 @@ export class SandboxBatches {
       responseMime: request.responseMime,
       metadata: request.metadata,
       // Lineage is one level deep: a retry of a retry points at the root.
-      parentBatchId: parent && parent.key === key ? (parent.parentBatchId ?? parent.id) : request.parentBatchId,
+      parentBatchId:
+        parent && parent.key === key ? (parent.parentBatchId ?? parent.id) : request.parentBatchId,
       tasks,
       estimatedCost: estimated,
       holdAmount: hold,
@@ -153,7 +168,8 @@ export class SandboxBatches {
       batch.cancelRequestedMs !== undefined && now >= batch.cancelRequestedMs + this.phaseMs(t.cancelDelayS);
     switch (batch.status) {
       case 'queued':
-        if (elapsed >= this.phaseMs(t.queuedS)) this.enter(batch, 'running', batch.phaseStartedMs + this.phaseMs(t.queuedS));
+        if (elapsed >= this.phaseMs(t.queuedS))
+          this.enter(batch, 'running', batch.phaseStartedMs + this.phaseMs(t.queuedS));
         return;
       case 'running':
         if (cancelDue) return this.finishCancelled(batch, now);
@@ -165,14 +181,20 @@ export class SandboxBatches {
       case 'processing_results':
         if (cancelDue) return this.finishCancelled(batch, now);
         if (batch.renderDone && elapsed >= this.phaseMs(t.processingS)) {
-          this.enter(batch, 'settling', Math.max(now - 1, batch.phaseStartedMs + this.phaseMs(t.processingS)));
+          this.enter(
+            batch,
+            'settling',
+            Math.max(now - 1, batch.phaseStartedMs + this.phaseMs(t.processingS)),
+          );
         }
         return;
       case 'settling':
-        if (elapsed >= this.phaseMs(t.settlingS)) this.settle(batch, batch.phaseStartedMs + this.phaseMs(t.settlingS));
+        if (elapsed >= this.phaseMs(t.settlingS))
+          this.settle(batch, batch.phaseStartedMs + this.phaseMs(t.settlingS));
         return;
       case 'completed':
-        if (batch.outputsExpireMs !== undefined && now >= batch.outputsExpireMs) this.deleteOutputFiles(batch);
+        if (batch.outputsExpireMs !== undefined && now >= batch.outputsExpireMs)
+          this.deleteOutputFiles(batch);
         return;
       default:
         return;
@@ -193,7 +215,9 @@ export class SandboxBatches {
 
   private settle(batch: BatchRecord, at: number): void {
     const success = batch.tasks.filter((t) => t.outcome === 'success').length;
-    const actual = round(this.unitPrice(batch.key, batch.model) * this.config.billing.batchDiscount * success);
+    const actual = round(
+      this.unitPrice(batch.key, batch.model) * this.config.billing.batchDiscount * success,
+    );
     batch.actualCost = actual;
     batch.settledAt = seconds(at);
     this.releaseHold(batch, actual);
@@ -260,7 +284,10 @@ export class SandboxBatches {
       case 'queued':
         return 0;
       case 'running':
-        return Math.min(n, Math.floor(((now - batch.phaseStartedMs) * (n + 1)) / this.phaseMs(this.config.timing.runningS)));
+        return Math.min(
+          n,
+          Math.floor(((now - batch.phaseStartedMs) * (n + 1)) / this.phaseMs(this.config.timing.runningS)),
+        );
       case 'cancelled':
         return batch.finishedAtCancel ?? 0;
       default:

@@ -43,10 +43,18 @@ function checkModel(config: SandboxConfig, model: unknown): string {
     throw new BatchError(400, 'BATCH_IMAGE_INVALID_MODEL', `model "${model}" is not a batch image model`);
   }
   if (entry.batchPrice === undefined) {
-    throw new BatchError(400, 'BATCH_IMAGE_SETTLEMENT_PRICING_MISSING', `model "${model}" has no batch price configured`);
+    throw new BatchError(
+      400,
+      'BATCH_IMAGE_SETTLEMENT_PRICING_MISSING',
+      `model "${model}" has no batch price configured`,
+    );
   }
   if (!entry.batchAccount) {
-    throw new BatchError(502, 'BATCH_IMAGE_NO_ACCOUNT_AVAILABLE', `no batch execution account is available for "${model}"`);
+    throw new BatchError(
+      502,
+      'BATCH_IMAGE_NO_ACCOUNT_AVAILABLE',
+      `no batch execution account is available for "${model}"`,
+    );
   }
   return model;
 }
@@ -60,9 +68,11 @@ function decodeReference(raw: unknown, where: string, config: SandboxConfig): Re
     throw badReference(`${where}.mime_type must be one of ${MIMES.join(', ')}`);
   }
   if (typeof raw.data !== 'string' || raw.data.length === 0) throw badReference(`${where}.data is required`);
-  if (raw.data.startsWith('data:')) throw badReference(`${where}.data must be raw base64 without a data: prefix`);
+  if (raw.data.startsWith('data:'))
+    throw badReference(`${where}.data must be raw base64 without a data: prefix`);
   const compact = raw.data.replace(/\s+/g, '');
-  if (compact.length % 4 === 1 || !BASE64.test(compact)) throw badReference(`${where}.data is not valid base64`);
+  if (compact.length % 4 === 1 || !BASE64.test(compact))
+    throw badReference(`${where}.data is not valid base64`);
   if ((compact.length * 3) / 4 > config.limits.maxRefImageBytes + 4) {
     throw badReference(`${where} is larger than ${config.limits.maxRefImageBytes} bytes`);
   }
@@ -78,7 +88,8 @@ function decodeReference(raw: unknown, where: string, config: SandboxConfig): Re
 
 /** Validates a create body and expands its items, answering the spec's codes for each rule. */
 export function parseCreateRequest(config: SandboxConfig, body: unknown): CreateRequest {
-  if (!isRecord(body)) throw new BatchError(400, 'BATCH_IMAGE_INVALID_JSON', 'the body must be a JSON object');
+  if (!isRecord(body))
+    throw new BatchError(400, 'BATCH_IMAGE_INVALID_JSON', 'the body must be a JSON object');
   const model = checkModel(config, body.model);
   const limits = config.limits;
 
@@ -92,7 +103,8 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
   if (typeof responseMime !== 'string' || !(MIMES as readonly string[]).includes(responseMime)) {
     throw invalid(`response_mime_type must be one of ${MIMES.join(', ')}`);
   }
-  if (body.task_name !== undefined && typeof body.task_name !== 'string') throw invalid('task_name must be a string');
+  if (body.task_name !== undefined && typeof body.task_name !== 'string')
+    throw invalid('task_name must be a string');
   if (body.parent_batch_id !== undefined && typeof body.parent_batch_id !== 'string') {
     throw invalid('parent_batch_id must be a string');
   }
@@ -100,7 +112,8 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
   if (body.metadata !== undefined && body.metadata !== null) {
     if (!isRecord(body.metadata)) throw invalid('metadata must be an object of strings');
     const entries = Object.entries(body.metadata);
-    if (entries.length > limits.maxMetadataKeys) throw invalid(`metadata has more than ${limits.maxMetadataKeys} keys`);
+    if (entries.length > limits.maxMetadataKeys)
+      throw invalid(`metadata has more than ${limits.maxMetadataKeys} keys`);
     if (entries.some(([, v]) => typeof v !== 'string')) throw invalid('metadata values must be strings');
     metadata = body.metadata as Record<string, string>;
   }
@@ -119,7 +132,8 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
   items.forEach((raw, index) => {
     const where = `items[${index}]`;
     if (!isRecord(raw)) throw invalid(`${where} must be an object`);
-    if (typeof raw.prompt !== 'string' || raw.prompt.trim() === '') throw invalid(`${where}.prompt is required`);
+    if (typeof raw.prompt !== 'string' || raw.prompt.trim() === '')
+      throw invalid(`${where}.prompt is required`);
     if (Buffer.byteLength(raw.prompt, 'utf8') > limits.maxPromptBytes) {
       throw new BatchError(
         400,
@@ -128,7 +142,11 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
       );
     }
     const outputCount = raw.output_count ?? 1;
-    if (!Number.isInteger(outputCount) || (outputCount as number) < 1 || (outputCount as number) > limits.maxOutputCount) {
+    if (
+      !Number.isInteger(outputCount) ||
+      (outputCount as number) < 1 ||
+      (outputCount as number) > limits.maxOutputCount
+    ) {
       throw invalid(`${where}.output_count must be a whole number from 1 to ${limits.maxOutputCount}`);
     }
     if (raw.custom_id !== undefined && (typeof raw.custom_id !== 'string' || raw.custom_id.trim() === '')) {
@@ -136,7 +154,11 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
     }
     const customId = (raw.custom_id as string | undefined) ?? `item_${String(index + 1).padStart(4, '0')}`;
     if (seen.has(customId)) {
-      throw new BatchError(400, 'BATCH_IMAGE_DUPLICATE_CUSTOM_ID', `custom_id "${customId}" appears more than once`);
+      throw new BatchError(
+        400,
+        'BATCH_IMAGE_DUPLICATE_CUSTOM_ID',
+        `custom_id "${customId}" appears more than once`,
+      );
     }
     seen.add(customId);
 
@@ -164,7 +186,11 @@ export function parseCreateRequest(config: SandboxConfig, body: unknown): Create
   const expandedIds = new Set<string>();
   for (const task of tasks) {
     if (expandedIds.has(task.customId)) {
-      throw new BatchError(400, 'BATCH_IMAGE_DUPLICATE_CUSTOM_ID', `custom_id "${task.customId}" appears more than once after expansion`);
+      throw new BatchError(
+        400,
+        'BATCH_IMAGE_DUPLICATE_CUSTOM_ID',
+        `custom_id "${task.customId}" appears more than once after expansion`,
+      );
     }
     expandedIds.add(task.customId);
   }

@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 
 const DIMENSIONS = 512;
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
+const STOPWORDS = new Set(
+  'a an and are as at be by for from has in is it its of on or the this to was were will with what which who how our your'.split(
+    ' ',
+  ),
+);
 
 /**
  * Terms of a text: lower-cased Latin words and, for Chinese, single characters and bigrams, since
@@ -16,7 +21,7 @@ export function terms(text: string): string[] {
         out.push(c);
         if (i + 1 < chars.length) out.push(c + chars[i + 1]);
       });
-    } else if (run.length > 1 || /\d/.test(run)) {
+    } else if (!STOPWORDS.has(run) && (run.length > 1 || /\d/.test(run))) {
       out.push(run);
     }
   }

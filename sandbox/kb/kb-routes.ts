@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { KbKey, SandboxConfig } from '../config';
-import { BodyTooLarge, BodyUnreadable, InvalidJson, header, parseJson, readBody, sendJson, type Exchange } from '../exchange';
+import {
+  BodyTooLarge,
+  BodyUnreadable,
+  InvalidJson,
+  header,
+  parseJson,
+  readBody,
+  sendJson,
+  type Exchange,
+} from '../exchange';
 import type { SandboxStore } from '../store';
 import { cosine, embed } from './embedding';
 import { splitIntoPairs } from './qa-splitter';
@@ -49,15 +58,22 @@ export class KbRoutes {
   private async route(ex: Exchange): Promise<void> {
     const owner = this.authenticate(ex);
     const path = ex.url.pathname;
-    if (ex.method === 'POST' && path === `${KB_PREFIX}/pushData`) return this.push(ex, owner, await this.body(ex));
-    if (ex.method === 'POST' && path === `${KB_PREFIX}/appKbSearch`) return this.search(ex, owner, await this.body(ex));
+    if (ex.method === 'POST' && path === `${KB_PREFIX}/pushData`)
+      return this.push(ex, owner, await this.body(ex));
+    if (ex.method === 'POST' && path === `${KB_PREFIX}/appKbSearch`)
+      return this.search(ex, owner, await this.body(ex));
     throw new KbError(404, 'notFound', `no knowledge-base endpoint answers ${ex.method} ${path}`);
   }
 
   private authenticate(ex: Exchange): KbKey {
     const key = header(ex.req, 'apikey');
     const owner = key ? this.config.kb.find((k) => k.key === key) : undefined;
-    if (!owner) throw new KbError(403, 'unAuthApiKey', key ? 'the API key is not valid' : 'the apikey header is missing');
+    if (!owner)
+      throw new KbError(
+        403,
+        'unAuthApiKey',
+        key ? 'the API key is not valid' : 'the apikey header is missing',
+      );
     return owner;
   }
 
@@ -76,15 +92,21 @@ export class KbRoutes {
   private push(ex: Exchange, owner: KbKey, body: Record<string, unknown>): void {
     const { kbId, mode, data } = body;
     if (typeof kbId !== 'string' || !kbId) throw missing('kbId is required');
-    if (!owner.kbIds.includes(kbId)) throw new KbError(403, 'unAuthKb', `no permission for knowledge base "${kbId}"`);
+    if (!owner.kbIds.includes(kbId))
+      throw new KbError(403, 'unAuthKb', `no permission for knowledge base "${kbId}"`);
     if (mode !== 'index' && mode !== 'qa') throw missing('mode must be index or qa');
     if (!Array.isArray(data)) throw missing('data must be an array of {q, a}');
-    if (body.prompt !== undefined && typeof body.prompt !== 'string') throw missing('prompt must be a string');
+    if (body.prompt !== undefined && typeof body.prompt !== 'string')
+      throw missing('prompt must be a string');
 
     const rows: { q: string; a: string }[] = [];
     let skipped = 0;
     data.forEach((item: unknown, i: number) => {
-      if (!isRecord(item) || typeof item.q !== 'string' || (item.a !== undefined && typeof item.a !== 'string')) {
+      if (
+        !isRecord(item) ||
+        typeof item.q !== 'string' ||
+        (item.a !== undefined && typeof item.a !== 'string')
+      ) {
         throw missing(`data[${i}] must have a string q and an optional string a`);
       }
       const q = item.q.trim();
@@ -129,8 +151,10 @@ export class KbRoutes {
       throw missing('similarity must be a number from 0 to 1');
     }
     const limit = body.limit ?? 5;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw missing('limit must be a positive integer');
-    if (!Array.isArray(prompts) || prompts.length === 0) throw missing('prompts must hold at least one question');
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)
+      throw missing('limit must be a positive integer');
+    if (!Array.isArray(prompts) || prompts.length === 0)
+      throw missing('prompts must hold at least one question');
     const last: unknown = prompts[prompts.length - 1];
     if (!isRecord(last) || typeof last.value !== 'string' || !last.value.trim()) {
       throw missing('the last entry of prompts needs a value');

@@ -63,14 +63,21 @@ export class RealtimeRoutes {
   /** The key, read in the spec's priority order. */
   private authenticate(ex: Exchange, allowQuery: boolean): string {
     if (ex.url.searchParams.has('api_key')) {
-      throw invalid('the query parameter api_key is not accepted; send the key in the x-imgvendor-api-key header');
+      throw invalid(
+        'the query parameter api_key is not accepted; send the key in the x-imgvendor-api-key header',
+      );
     }
     const key =
       header(ex.req, 'x-imgvendor-api-key') ??
       bearer(ex.req) ??
       header(ex.req, 'x-api-key') ??
       (allowQuery ? ex.url.searchParams.get('key') || undefined : undefined);
-    if (!key) throw new NativeError(401, 'UNAUTHENTICATED', 'API key is missing; send it in the x-imgvendor-api-key header');
+    if (!key)
+      throw new NativeError(
+        401,
+        'UNAUTHENTICATED',
+        'API key is missing; send it in the x-imgvendor-api-key header',
+      );
     const account = this.config.accounts.find((a) => a.key === key);
     if (!account) throw new NativeError(401, 'UNAUTHENTICATED', 'API key is invalid or disabled');
     if (account.platform !== 'native') {
@@ -82,22 +89,30 @@ export class RealtimeRoutes {
   private async route(ex: Exchange): Promise<void> {
     const path = ex.url.pathname;
     if (path === '/v1/models') {
-      if (ex.method !== 'GET') throw new NativeError(405, 'INVALID_ARGUMENT', `${ex.method} is not allowed here`);
+      if (ex.method !== 'GET')
+        throw new NativeError(405, 'INVALID_ARGUMENT', `${ex.method} is not allowed here`);
       const key = bearer(ex.req);
       if (!key || !this.config.accounts.some((a) => a.key === key)) {
         throw new NativeError(401, 'UNAUTHENTICATED', 'send a valid key as Authorization: Bearer <key>');
       }
       return sendJson(ex, 200, {
         object: 'list',
-        data: this.config.models.map((m) => ({ id: m.id, object: 'model', created: 1767225600, owned_by: 'imgvendor' })),
+        data: this.config.models.map((m) => ({
+          id: m.id,
+          object: 'model',
+          created: 1767225600,
+          owned_by: 'imgvendor',
+        })),
       });
     }
     const key = this.authenticate(ex, true);
     if (path === '/v1beta/models' || path === '/v1beta/models/') {
-      if (ex.method !== 'GET') throw new NativeError(405, 'INVALID_ARGUMENT', `${ex.method} is not allowed here`);
+      if (ex.method !== 'GET')
+        throw new NativeError(405, 'INVALID_ARGUMENT', `${ex.method} is not allowed here`);
       return sendJson(ex, 200, { models: this.config.models.map((m) => this.modelInfo(m)) });
     }
-    if (!path.startsWith('/v1beta/models/')) throw new NativeError(404, 'NOT_FOUND', `no endpoint at ${path}`);
+    if (!path.startsWith('/v1beta/models/'))
+      throw new NativeError(404, 'NOT_FOUND', `no endpoint at ${path}`);
     let rest: string;
     try {
       rest = decodeURIComponent(path.slice('/v1beta/models/'.length));
@@ -108,7 +123,8 @@ export class RealtimeRoutes {
     const modelId = colon >= 0 ? rest.slice(0, colon) : rest;
     const method = colon >= 0 ? rest.slice(colon + 1) : undefined;
     const model = findModel(this.config, modelId.replace(/^models\//, ''));
-    if (!model) throw new NativeError(404, 'NOT_FOUND', `models/${modelId} is not found or not available to this key`);
+    if (!model)
+      throw new NativeError(404, 'NOT_FOUND', `models/${modelId} is not found or not available to this key`);
 
     if (method === undefined && ex.method === 'GET') return sendJson(ex, 200, this.modelInfo(model));
     if (ex.method === 'POST' && (method === 'generateContent' || method === 'streamGenerateContent')) {
@@ -136,7 +152,8 @@ export class RealtimeRoutes {
     try {
       body = parseJson(await readBody(ex.req, this.config.limits.maxBodyBytes));
     } catch (err) {
-      if (err instanceof BodyTooLarge) throw new NativeError(413, 'INVALID_ARGUMENT', `request body too large: ${err.message}`);
+      if (err instanceof BodyTooLarge)
+        throw new NativeError(413, 'INVALID_ARGUMENT', `request body too large: ${err.message}`);
       if (err instanceof InvalidJson || err instanceof BodyUnreadable) throw invalid(err.message);
       throw err;
     }
@@ -145,7 +162,11 @@ export class RealtimeRoutes {
     const { tier, ratio } = this.readGenerationConfig(body.generationConfig, model);
 
     if (ex.fault === 'capacity') {
-      throw new NativeError(503, 'UNAVAILABLE', 'all upstream tokens are invalid, cooling down or locked; no account is available');
+      throw new NativeError(
+        503,
+        'UNAVAILABLE',
+        'all upstream tokens are invalid, cooling down or locked; no account is available',
+      );
     }
     if (BLOCKED.test(prompt)) throw invalid('the request was blocked by the content policy');
 
@@ -165,13 +186,19 @@ export class RealtimeRoutes {
         ...(imageTokens ? [{ modality: 'IMAGE', tokenCount: imageTokens }] : []),
       ],
     });
-    const common = { modelVersion: model.version ?? model.id, responseId: randomBytes(12).toString('base64url') };
+    const common = {
+      modelVersion: model.version ?? model.id,
+      responseId: randomBytes(12).toString('base64url'),
+    };
 
     if (ex.fault === 'noimage' || NO_IMAGE.test(prompt)) {
       return {
         candidates: [
           {
-            content: { role: 'model', parts: [{ text: 'I could not produce an image for this request. Try rephrasing it.' }] },
+            content: {
+              role: 'model',
+              parts: [{ text: 'I could not produce an image for this request. Try rephrasing it.' }],
+            },
             finishReason: 'NO_IMAGE',
             index: 0,
           },
@@ -200,7 +227,11 @@ export class RealtimeRoutes {
           content: {
             role: 'model',
             parts: [
-              { text: images.length ? `Here is the edited image: ${prompt.slice(0, 80)}` : `Here is your image: ${prompt.slice(0, 80)}` },
+              {
+                text: images.length
+                  ? `Here is the edited image: ${prompt.slice(0, 80)}`
+                  : `Here is your image: ${prompt.slice(0, 80)}`,
+              },
               { inlineData: { mimeType: 'image/png', data: image.toString('base64') } },
             ],
           },
@@ -215,7 +246,8 @@ export class RealtimeRoutes {
 
   /** The instruction and input images of the last user message. */
   private readContents(contents: unknown): { prompt: string; images: InputImage[] } {
-    if (!Array.isArray(contents) || contents.length === 0) throw invalid('contents must hold at least one message');
+    if (!Array.isArray(contents) || contents.length === 0)
+      throw invalid('contents must hold at least one message');
     const userTurns = contents.filter((c) => isRecord(c) && (c.role === undefined || c.role === 'user'));
     const last = userTurns[userTurns.length - 1];
     if (!isRecord(last) || !Array.isArray(last.parts) || last.parts.length === 0) {
@@ -231,7 +263,8 @@ export class RealtimeRoutes {
         if (typeof mimeType !== 'string' || typeof data !== 'string' || data === '') {
           throw invalid(`contents[].parts[${i}].inlineData needs mimeType and data`);
         }
-        if (data.startsWith('data:')) throw invalid(`contents[].parts[${i}].inlineData.data must be raw base64`);
+        if (data.startsWith('data:'))
+          throw invalid(`contents[].parts[${i}].inlineData.data must be raw base64`);
         const bytes = Buffer.from(data, 'base64');
         const actual = sniffImage(bytes);
         if (!actual) throw invalid(`contents[].parts[${i}].inlineData is not a PNG, JPEG or WebP image`);
@@ -246,7 +279,8 @@ export class RealtimeRoutes {
   }
 
   private readGenerationConfig(raw: unknown, model: SandboxModel): { tier: Tier; ratio?: string } {
-    if (!isRecord(raw)) throw invalid('generationConfig is required, with responseModalities including IMAGE');
+    if (!isRecord(raw))
+      throw invalid('generationConfig is required, with responseModalities including IMAGE');
     const modalities = raw.responseModalities;
     if (!Array.isArray(modalities) || !modalities.some((m) => String(m).toUpperCase() === 'IMAGE')) {
       throw invalid('generationConfig.responseModalities must include IMAGE');
@@ -255,7 +289,9 @@ export class RealtimeRoutes {
     if (!isRecord(imageConfig)) throw invalid('generationConfig.imageConfig must be an object');
     const size = imageConfig.imageSize ?? '1K';
     if (!TIERS.includes(size as Tier)) {
-      throw invalid(`generationConfig.imageConfig.imageSize has an unsupported value "${String(size)}"; use 1K, 2K or 4K`);
+      throw invalid(
+        `generationConfig.imageConfig.imageSize has an unsupported value "${String(size)}"; use 1K, 2K or 4K`,
+      );
     }
     const ratio = imageConfig.aspectRatio;
     if (ratio !== undefined) {
@@ -278,7 +314,9 @@ export class RealtimeRoutes {
         {
           content: { role: 'model', parts: [part] },
           index: 0,
-          ...(i === all.length - 1 ? { finishReason: (candidate as Record<string, unknown>).finishReason } : {}),
+          ...(i === all.length - 1
+            ? { finishReason: (candidate as Record<string, unknown>).finishReason }
+            : {}),
         },
       ],
       ...(i === all.length - 1 ? { usageMetadata: response.usageMetadata } : {}),
