@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import { createSandbox, type Sandbox } from '../../sandbox/gateway';
+import type { AppInfo } from '../../src-shared/studio-api';
+import { StudioError } from '../../src-shared/studio-error';
+import { ConnectionMonitor, checkProfile } from './connection/connection-monitor';
+import { isAllowedExternalUrl } from './external-links';
+import { EventHub } from './host/event-hub';
+import { createDispatcher, type Dispatch, type StudioHandlers } from './host/studio-dispatcher';
+import { ProfileService } from './profiles/profile-service';
+import { redact, type SecretStore } from './secrets/secret-store';
+import type { KeyValueStore } from './settings/key-value-store';
+import { SettingsService } from './settings/settings-service';
+
+export interface StudioServicesOptions {
+  host: AppInfo['host'];
+  version: string;
+  dataDir: string;
+  store: KeyValueStore;
+  secrets: SecretStore;
+  /** Gateway seconds per real second for the built-in sandbox; batches take minutes at 1. */
+  sandboxTimeScale?: number;
+  /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
+  pickFolder?: (title?: string) => Promise<string | null>;
+  openExternal?: (url: string) => Promise<void>;
+}
+
+export interface StudioServices {
+  dispatch: Dispatch;
+  events: EventHub;
+  settings: SettingsService;
+  profiles: ProfileService;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/** Builds every service of the studio and the handler table both hosts serve. */
+export async function createStudioServices(options: StudioServicesOptions): Promise<StudioServices> {
+  const events = new EventHub();
+  const sandbox = await createSandbox({
+    port: 0,
+    dataDir: join(options.dataDir, 'sandbox'),
+    timeScale: options.sandboxTimeScale ?? 20,
+  });
+  const settings = new SettingsService(options.store, options.dataDir, events);
+  const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
+  const connection = new ConnectionMonitor(profiles, events);
+
+  const handlers: StudioHandlers = {
+    'app.info': () => ({
+      version: options.version,
+      host: options.host,
+      dataDir: options.dataDir,
+      secretStorage: options.secrets.kind,
+      sandboxUrl: sandbox.url,
+    }),
+    'settings.get': () => settings.get(),
+    'settings.update': (patch) => settings.update(patch),
+    'profiles.list': () => profiles.list(),
+    'profiles.save': (input) => {
+      const saved = profiles.save(input);
+      if (saved.id === settings.get().activeProfileId) void connection.check();
+      return saved;
+    },
+    'profiles.delete': ({ id }) => {
+      const wasActive = settings.get().activeProfileId === id;
+      const list = profiles.delete(id);
+      if (wasActive) void connection.check();
+      return list;
+    },
+    'profiles.activate': ({ id }) => {
+      const next = profiles.activate(id);
+      void connection.check();
+      return next;
+    },
+    'profiles.test': ({ id }) => checkProfile(profiles.resolve(id)),
+    'connection.status': () => connection.current(),
+    'connection.check': () => connection.check(),
+    'dialog.pickFolder': ({ title }) => (options.pickFolder ? options.pickFolder(title) : null),
+    'shell.openExternal': async ({ url }) => {
+      const gateways = profiles.list().flatMap((p) => [p.baseUrl, p.kbBaseUrl]);
+      if (!isAllowedExternalUrl(url, gateways)) {
+        throw new StudioError({
+          code: 'STUDIO_LINK_BLOCKED',
+          message: 'This link is not on the list of sites the studio opens.',
+        });
+      }
+      if (!options.openExternal) return false;
+      await options.openExternal(url);
+      return true;
+    },
+  };
+
+  const dispatch = createDispatcher(handlers, (text) => redact(text, profiles.allKeys()));
+  return {
+    dispatch,
+    events,
+    settings,
+    profiles,
+    sandbox,
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,67 @@
+import Conf from 'conf';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileSecretStore } from '../services/secrets/secret-store';
+import { createStudioServices, type StudioServices } from '../services/studio-services';
+import { startWebHost, type WebHost } from './web-host';
+
+export interface BrowserModeOptions {
+  port?: number;
+  dataDir?: string;
+  rendererDir?: string;
+  token?: string;
+  sandboxTimeScale?: number;
+}
+
+export function defaultDataDir(): string {
+  if (process.env.STUDIO_DATA_DIR) return resolve(process.env.STUDIO_DATA_DIR);
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'batch-image-studio');
+}
+
+/** The built renderer: beside this bundle when built, under out/ when run from sources. */
+function defaultRendererDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '..', 'renderer'), join(process.cwd(), 'out', 'renderer')];
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1]!;
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Browser mode: the desktop app's services with conf and a 0600 key file, behind the web host. */
+export async function startBrowserMode(
+  options: BrowserModeOptions = {},
+): Promise<{ host: WebHost; services: StudioServices }> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  mkdirSync(dataDir, { recursive: true });
+  const store = new Conf<Record<string, unknown>>({
+    cwd: dataDir,
+    configName: 'settings',
+    projectName: 'batch-image-studio',
+  });
+  const services = await createStudioServices({
+    host: 'browser',
+    version: version(),
+    dataDir,
+    store,
+    secrets: new FileSecretStore(dataDir),
+    sandboxTimeScale:
+      options.sandboxTimeScale ?? (Number(process.env.STUDIO_SANDBOX_TIME_SCALE) || undefined),
+  });
+  const host = await startWebHost({
+    services,
+    rendererDir: options.rendererDir ?? defaultRendererDir(),
+    port: options.port,
+    token: options.token,
+  });
+  return { host, services };
+}

@@ -1,0 +1,229 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { StudioServices } from '../services/studio-services';
+
+export interface WebHostOptions {
+  services: Pick<StudioServices, 'dispatch' | 'events'>;
+  rendererDir: string;
+  port?: number;
+  /** Fixed token for tests; a fresh random one per run otherwise. */
+  token?: string;
+}
+
+export interface WebHost {
+  /** The URL to open: it carries the token in the fragment, which browsers never send to a server. */
+  url: string;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 300 * 1024 * 1024;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+/** The same policy as the desktop window: nothing remote, no inline script, no framing. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  json(res, status, { error: { code, message, retryable: false, source: 'studio' } });
+}
+
+function sameToken(given: string | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const HTTP_STATUS_OF: Record<string, number> = { STUDIO_INVALID_INPUT: 400, STUDIO_UNKNOWN_METHOD: 404 };
+
+/**
+ * Browser mode: serves the built renderer and the StudioApi on loopback. Every /api request needs
+ * the per-run token as a Bearer header, and a request from a foreign origin or a foreign Host
+ * (a DNS-rebinding page) is refused even with it.
+ */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const rendererRoot = resolve(options.rendererDir);
+  let origin = '';
+  let allowedHosts: string[] = [];
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const auth = req.headers.authorization;
+    const given = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+    if (!sameToken(given, token))
+      return refuse(res, 401, 'STUDIO_UNAUTHORIZED', 'This call needs the token of this run.');
+    const requestOrigin = req.headers.origin;
+    if (requestOrigin !== undefined && !allowedHosts.some((h) => requestOrigin === `http://${h}`)) {
+      return refuse(res, 403, 'STUDIO_FOREIGN_ORIGIN', 'Calls from other origins are refused.');
+    }
+    if (!allowedHosts.includes(String(req.headers.host))) {
+      return refuse(
+        res,
+        403,
+        'STUDIO_FOREIGN_HOST',
+        'Calls must address the studio by its loopback address.',
+      );
+    }
+
+    if (path === '/api/events' && req.method === 'GET') return events(req, res);
+    const method = path.slice('/api/'.length);
+    if (req.method !== 'POST')
+      return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Call methods with POST.');
+    let input: unknown;
+    try {
+      const text = await readBody(req);
+      input = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (err) {
+      return refuse(
+        res,
+        400,
+        'STUDIO_INVALID_INPUT',
+        `The body is not valid JSON: ${(err as Error).message}`,
+      );
+    }
+    const result = await options.services.dispatch(method, input);
+    if (result.ok) return json(res, 200, { result: result.value });
+    json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
+  }
+
+  function events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write(': connected\n\n');
+    const unsubscribe = options.services.events.subscribe((event, payload) => {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  }
+
+  function staticFile(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    const relative = normalize(decodeURIComponent(path)).replace(/^([/\\])+/, '');
+    let file = join(rendererRoot, relative);
+    if (file !== rendererRoot && !file.startsWith(rendererRoot + sep)) {
+      res.writeHead(404).end();
+      return;
+    }
+    let stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat || stat.isDirectory()) {
+      // One page app: unknown paths get the page, so reloads keep working.
+      file = join(rendererRoot, 'index.html');
+      stat = statSync(file, { throwIfNoEntry: false });
+    }
+    if (!stat) {
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('The studio is not built yet. Run "npm run build" first.');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cache-control': extname(file) === '.html' ? 'no-store' : 'max-age=3600',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    createReadStream(file).pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://studio.local').pathname;
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (path === '/api' || path.startsWith('/api/')) {
+      api(req, res, path).catch(() => {
+        if (!res.headersSent) refuse(res, 500, 'STUDIO_INTERNAL', 'The studio failed to answer.');
+        else res.destroy();
+      });
+      return;
+    }
+    try {
+      staticFile(req, res, path);
+    } catch {
+      if (!res.headersSent) res.writeHead(404).end();
+    }
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolvePromise());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

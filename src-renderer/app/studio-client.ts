@@ -1,0 +1,118 @@
+import type {
+  EventPayload,
+  MethodInput,
+  MethodOutput,
+  StudioApi,
+  StudioEvent,
+  StudioMethod,
+} from '../../src-shared/studio-api';
+import { StudioError } from '../../src-shared/studio-error';
+
+declare global {
+  interface Window {
+    /** Set by the desktop preload; absent in browser mode. */
+    studio?: StudioApi;
+  }
+}
+
+const TOKEN_KEY = 'studio.session-token';
+
+/** Browser mode: the token arrives once in the URL fragment and lives for this tab's session. */
+export function takeSessionToken(): string | undefined {
+  const match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
+  if (match) {
+    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]!));
+    history.replaceState(null, '', `${window.location.pathname}${window.location.search}#/`);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+type Listener = (payload: unknown) => void;
+
+/** The browser-mode twin of the preload bridge: the same StudioApi over the loopback HTTP API. */
+export function createHttpStudio(token: string): StudioApi {
+  const listeners = new Map<string, Set<Listener>>();
+  let streaming = false;
+
+  async function stream(): Promise<void> {
+    let delay = 500;
+    for (;;) {
+      try {
+        const res = await fetch('/api/events', { headers: { authorization: `Bearer ${token}` } });
+        if (!res.ok || !res.body) throw new Error(`events answered ${res.status}`);
+        delay = 500;
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (event && data) for (const l of listeners.get(event) ?? []) l(JSON.parse(data));
+          }
+        }
+      } catch {
+        // The studio restarted or the network blinked: reconnect with backoff.
+      }
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+
+  return {
+    async call<M extends StudioMethod>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+      let res: Response;
+      try {
+        res = await fetch(`/api/${method}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(input ?? {}),
+        });
+      } catch {
+        throw new StudioError({
+          code: 'STUDIO_OFFLINE',
+          message: 'The studio is not answering.',
+          retryable: true,
+        });
+      }
+      const body = (await res.json().catch(() => ({}))) as { result?: MethodOutput<M>; error?: unknown };
+      if (res.ok) return body.result as MethodOutput<M>;
+      throw StudioError.from(body.error ?? { code: `HTTP_${res.status}`, message: res.statusText });
+    },
+    on<E extends StudioEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as Listener);
+      if (!streaming) {
+        streaming = true;
+        void stream();
+      }
+      return () => set.delete(listener as Listener);
+    },
+  };
+}
+
+/** Wraps the desktop bridge so that failures are StudioErrors on both hosts. */
+function wrapBridge(bridge: StudioApi): StudioApi {
+  return {
+    call: async (method, input) => {
+      try {
+        return await bridge.call(method, input ?? ({} as typeof input));
+      } catch (err) {
+        throw StudioError.from(err);
+      }
+    },
+    on: (event, listener) => bridge.on(event, listener),
+  };
+}
+
+export function connectStudio(): StudioApi | undefined {
+  if (window.studio) return wrapBridge(window.studio);
+  const token = takeSessionToken();
+  return token ? createHttpStudio(token) : undefined;
+}

@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from '../shell/ScreenPlaceholder';
+
+export function ComposeScreen() {
+  return <ScreenPlaceholder screen="compose" />;
+}

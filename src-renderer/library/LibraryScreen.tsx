@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from '../shell/ScreenPlaceholder';
+
+export function LibraryScreen() {
+  return <ScreenPlaceholder screen="library" />;
+}

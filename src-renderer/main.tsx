@@ -1,0 +1,37 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { connectStudio } from './app/studio-client';
+import { StudioContext } from './app/studio-context';
+import i18n from './i18n/i18n';
+import './styles.css';
+
+const root = createRoot(document.getElementById('root')!);
+const studio = connectStudio();
+
+if (!studio) {
+  // Browser mode opened without the token of this run.
+  root.render(
+    <main className="locked">
+      <h1>{i18n.t('app.title')}</h1>
+      <p>{i18n.t('errors.STUDIO_UNAUTHORIZED')}</p>
+    </main>,
+  );
+} else {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      // Main-process state arrives by events; refetching on focus would only poll.
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: 1 },
+    },
+  });
+  root.render(
+    <StrictMode>
+      <StudioContext.Provider value={studio}>
+        <QueryClientProvider client={queryClient}>
+          <App />
+        </QueryClientProvider>
+      </StudioContext.Provider>
+    </StrictMode>,
+  );
+}

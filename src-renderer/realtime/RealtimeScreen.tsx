@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from '../shell/ScreenPlaceholder';
+
+export function RealtimeScreen() {
+  return <ScreenPlaceholder screen="realtime" />;
+}

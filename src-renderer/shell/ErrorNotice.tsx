@@ -1,0 +1,50 @@
+import { useTranslation } from 'react-i18next';
+import type { StudioErrorView } from '../../src-shared/studio-error';
+
+/** The plain explanation of an error code in the user's language, or undefined when unknown. */
+export function useExplain() {
+  const { t, i18n } = useTranslation();
+  return (code: string): string | undefined =>
+    i18n.exists(`errors.${code}`) ? t(`errors.${code}`) : undefined;
+}
+
+/**
+ * An error as people need it: what it means in their language, the gateway's own message, the code
+ * and the request id to quote to support.
+ */
+export function ErrorNotice({ error, compact = false }: { error: StudioErrorView; compact?: boolean }) {
+  const { t } = useTranslation();
+  const explain = useExplain();
+  const explanation = explain(error.code);
+  const details = [
+    `${t('errors.code')}: ${error.code}`,
+    error.httpStatus ? `${t('errors.httpStatus')}: ${error.httpStatus}` : undefined,
+    error.requestId ? `${t('errors.requestId')}: ${error.requestId}` : undefined,
+  ].filter(Boolean);
+  return (
+    <div
+      className={compact ? 'error-notice compact' : 'error-notice'}
+      role="alert"
+      data-error-code={error.code}
+    >
+      <p className="error-explanation">{explanation ?? t('errors.unknown')}</p>
+      {error.message && error.message !== explanation && <p className="error-message">{error.message}</p>}
+      <p className="error-details">
+        {details.map((d) => (
+          <span key={d}>{d}</span>
+        ))}
+        <button
+          type="button"
+          className="link-button"
+          onClick={() =>
+            void navigator.clipboard?.writeText(
+              [explanation, error.message, ...details].filter(Boolean).join('\n'),
+            )
+          }
+        >
+          {t('errors.copy')}
+        </button>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { connectionStatusSchema } from './connection';
+import { profileInputSchema, profileSchema } from './profile';
+import { settingsPatchSchema, settingsSchema } from './settings';
+import { studioErrorSchema } from './studio-error';
+
+const none = z.object({}).strict();
+const byId = z.object({ id: z.string().min(1) }).strict();
+
+export const appInfoSchema = z.object({
+  version: z.string(),
+  host: z.enum(['desktop', 'browser']),
+  dataDir: z.string(),
+  /** How API keys are kept: encrypted by the OS, or a 0600 file in browser mode. */
+  secretStorage: z.enum(['os-encrypted', 'file-0600']),
+  sandboxUrl: z.string().optional(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+/**
+ * The one contract between the renderer and main. Every call is a method here with a schema for
+ * its input and its output; both hosts (Electron IPC and the browser-mode HTTP API) serve it.
+ * Later features add methods to this table; the hosts need no change.
+ */
+export const studioMethods = {
+  'app.info': { input: none, output: appInfoSchema },
+  'settings.get': { input: none, output: settingsSchema },
+  'settings.update': { input: settingsPatchSchema, output: settingsSchema },
+  'profiles.list': { input: none, output: z.array(profileSchema) },
+  'profiles.save': { input: profileInputSchema, output: profileSchema },
+  'profiles.delete': { input: byId, output: z.array(profileSchema) },
+  'profiles.activate': { input: byId, output: settingsSchema },
+  'profiles.test': { input: byId, output: connectionStatusSchema },
+  'connection.status': { input: none, output: connectionStatusSchema },
+  'connection.check': { input: none, output: connectionStatusSchema },
+  /** Desktop only: a native folder picker. Browser mode answers null; Settings takes a typed path. */
+  'dialog.pickFolder': {
+    input: z.object({ title: z.string().max(200).optional() }).strict(),
+    output: z.string().nullable(),
+  },
+  /** Opens an http(s) link in the system browser, after an allow-list check. */
+  'shell.openExternal': { input: z.object({ url: z.string().url() }).strict(), output: z.boolean() },
+} as const;
+
+/** Pushed from main to the renderer; the renderer never polls. */
+export const studioEvents = {
+  'settings.changed': settingsSchema,
+  'profiles.changed': z.array(profileSchema),
+  'connection.changed': connectionStatusSchema,
+} as const;
+
+export type StudioMethod = keyof typeof studioMethods;
+export type StudioEvent = keyof typeof studioEvents;
+export type MethodInput<M extends StudioMethod> = z.input<(typeof studioMethods)[M]['input']>;
+export type MethodOutput<M extends StudioMethod> = z.output<(typeof studioMethods)[M]['output']>;
+export type EventPayload<E extends StudioEvent> = z.output<(typeof studioEvents)[E]>;
+
+/** What the renderer holds as `window.studio` (desktop) or its HTTP twin (browser mode). */
+export interface StudioApi {
+  call<M extends StudioMethod>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  on<E extends StudioEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** How a failed call comes back over either host. */
+export const callFailureSchema = z.object({ error: studioErrorSchema });
+
+export function isStudioMethod(name: string): name is StudioMethod {
+  return Object.prototype.hasOwnProperty.call(studioMethods, name);
+}
