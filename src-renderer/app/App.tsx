@@ -38,7 +38,15 @@ export function App() {
 
   return (
     <div className="app">
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // The fragment holds the route, so focus the content instead of following the link.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         {t('app.skipToContent')}
       </a>
       <Sidebar />

@@ -29,10 +29,18 @@ export function takeSessionToken(): string | undefined {
 
 type Listener = (payload: unknown) => void;
 
+/** Fired on window each time the event stream (re)connects, so screens can refetch what they missed. */
+export const RECONNECTED_EVENT = 'studio-events-reconnected';
+
 /** The browser-mode twin of the preload bridge: the same StudioApi over the loopback HTTP API. */
 export function createHttpStudio(token: string): StudioApi {
   const listeners = new Map<string, Set<Listener>>();
-  let streaming = false;
+  let markReady: () => void = () => undefined;
+  // Calls wait (briefly) for the event stream, so no event a call causes can be missed.
+  const ready = Promise.race([
+    new Promise<void>((resolve) => (markReady = resolve)),
+    new Promise<void>((resolve) => setTimeout(resolve, 3000)),
+  ]);
 
   async function stream(): Promise<void> {
     let delay = 500;
@@ -41,6 +49,8 @@ export function createHttpStudio(token: string): StudioApi {
         const res = await fetch('/api/events', { headers: { authorization: `Bearer ${token}` } });
         if (!res.ok || !res.body) throw new Error(`events answered ${res.status}`);
         delay = 500;
+        markReady();
+        window.dispatchEvent(new Event(RECONNECTED_EVENT));
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = '';
         for (;;) {
@@ -64,8 +74,10 @@ export function createHttpStudio(token: string): StudioApi {
     }
   }
 
+  void stream();
   return {
     async call<M extends StudioMethod>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+      await ready;
       let res: Response;
       try {
         res = await fetch(`/api/${method}`, {
@@ -88,10 +100,6 @@ export function createHttpStudio(token: string): StudioApi {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
       set.add(listener as Listener);
-      if (!streaming) {
-        streaming = true;
-        void stream();
-      }
       return () => set.delete(listener as Listener);
     },
   };

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@ta
 import { useEffect } from 'react';
 import type { MethodInput, MethodOutput, StudioMethod } from '../../src-shared/studio-api';
 import type { StudioError } from '../../src-shared/studio-error';
+import { RECONNECTED_EVENT } from './studio-client';
 import { useStudio } from './studio-context';
 
 export const queryKey = <M extends StudioMethod>(method: M, input?: MethodInput<M>) =>
@@ -38,6 +39,12 @@ export function useLiveStudioState(): void {
       studio.on('profiles.changed', (p) => client.setQueryData(queryKey('profiles.list'), p)),
       studio.on('connection.changed', (c) => client.setQueryData(queryKey('connection.status'), c)),
     ];
-    return () => offs.forEach((off) => off());
+    // After a lost event stream comes back, whatever changed meanwhile is fetched again.
+    const refetch = () => void client.invalidateQueries();
+    window.addEventListener(RECONNECTED_EVENT, refetch);
+    return () => {
+      offs.forEach((off) => off());
+      window.removeEventListener(RECONNECTED_EVENT, refetch);
+    };
   }, [studio, client]);
 }

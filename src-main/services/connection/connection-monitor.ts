@@ -47,11 +47,12 @@ export class ConnectionMonitor {
     private events: EventHub,
   ) {}
 
-  current(): ConnectionStatus {
+  /** The last result for the active profile; the first call waits for a check to finish. */
+  async current(): Promise<ConnectionStatus> {
     const active = this.profiles.active();
+    if (this.running) return this.running;
     if (this.status && this.status.profileId === active.id) return this.status;
-    void this.check();
-    return { profileId: active.id, state: 'checking', models: [], checkedAt: Date.now() };
+    return this.check();
   }
 
   check(): Promise<ConnectionStatus> {

@@ -1,0 +1,106 @@
+import { expect, openStudio, screenshot, test } from './studio-fixture';
+
+const SCREENS = [
+  ['Compose', 'compose'],
+  ['Batches', 'batches'],
+  ['Library', 'library'],
+  ['Realtime', 'realtime'],
+  ['Knowledge base', 'kb'],
+  ['Settings', 'settings'],
+] as const;
+
+test('opens, connects to the sandbox, switches language and theme', async ({ page, studio }) => {
+  await openStudio(page, studio);
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-state', 'ok');
+  await expect(indicator).toContainText('Connected');
+  await expect(indicator).toContainText('Sandbox');
+
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.getByRole('navigation', { name: '主导航' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '设置' }),
+  ).toBeVisible();
+  await expect(indicator).toContainText('已连接');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await screenshot(page, 'compose-zh-CN');
+  await page.getByTestId('language-select').selectOption('en');
+  await expect(nav.getByRole('link', { name: 'Settings' })).toBeVisible();
+
+  await page.getByTestId('theme-select').selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.getByTestId('theme-select').selectOption('light');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(dark).not.toBe(light);
+
+  // The choice is kept by main: a reload comes back the same.
+  await page.getByTestId('theme-select').selectOption('dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('theme-select').selectOption('system');
+});
+
+test('every screen is reachable by keyboard, and gets a screenshot in both themes', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'ok');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.getByTestId('theme-select').selectOption(theme);
+    for (const [label, name] of SCREENS) {
+      const link = page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: label });
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await expect(
+        page.getByRole('heading', { level: 1, name: label === 'Settings' ? 'Settings' : label }),
+      ).toBeVisible();
+      await expect(link).toHaveAttribute('aria-current', 'page');
+      await screenshot(page, `${name}-${theme}`);
+    }
+  }
+  // The first Tab offers to skip to the content, which then has focus.
+  await page.reload();
+  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'ok');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+});
+
+test('shows the gateway error code, explanation and request id when the key is wrong', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const card = page.getByTestId('profile-sandbox');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await page.getByTestId('profile-gatewayKey').fill('sk-definitely-wrong');
+  await page.getByTestId('profile-save').click();
+
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-state', 'error');
+  const notice = indicator.getByRole('alert');
+  await expect(notice).toHaveAttribute('data-error-code', 'INVALID_API_KEY');
+  await expect(notice).toContainText('The API key is not valid');
+  await expect(notice).toContainText('HTTP status: 401');
+  await expect(notice).toContainText(/Request id: \S+/);
+  await screenshot(page, 'connection-error');
+
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(notice).toContainText('API 密钥无效');
+  await expect(notice).toContainText('请求 ID');
+  await page.getByTestId('language-select').selectOption('en');
+
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await page.getByTestId('profile-gatewayKey').fill('sk-sandbox-alice');
+  await page.getByTestId('profile-save').click();
+  await expect(indicator).toHaveAttribute('data-state', 'ok');
+});

@@ -1,0 +1,73 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SCREENSHOTS = join(root, 'docs', 'screenshots');
+
+export interface RunningStudio {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  /** Calls the StudioApi the way a script would, over the loopback HTTP API. */
+  call(method: string, input?: unknown): Promise<any>;
+}
+
+/** The built studio in browser mode, as `npm run web` starts it, on a fresh data folder. */
+async function startStudio(): Promise<{ studio: RunningStudio; child: ChildProcess }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
+  const child = spawn(process.execPath, [join(root, 'out/main/web.js'), '--port', '0', '--data', dataDir], {
+    cwd: root,
+    env: {
+      ...process.env,
+      STUDIO_SANDBOX_TIME_SCALE: process.env.STUDIO_SANDBOX_TIME_SCALE ?? '300',
+      LANG: 'en_US.UTF-8',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (l) => l.includes('http://') && resolve(l));
+    child.once('exit', (code) => reject(new Error(`browser mode exited with ${code}`)));
+  });
+  const url = line.slice(line.indexOf('http://'));
+  const origin = new URL(url).origin;
+  const token = new URL(url).hash.replace('#token=', '');
+  const call = async (method: string, input: unknown = {}) => {
+    const res = await fetch(`${origin}/api/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    const body = (await res.json()) as { result?: unknown; error?: unknown };
+    if (!res.ok) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+    return body.result;
+  };
+  return { studio: { url, origin, token, dataDir, call }, child };
+}
+
+export const test = base.extend<{ studio: RunningStudio }>({
+  studio: async ({}, use) => {
+    const { studio, child } = await startStudio();
+    await use(studio);
+    child.kill('SIGTERM');
+  },
+});
+
+export { expect };
+
+export async function openStudio(page: Page, studio: RunningStudio): Promise<void> {
+  await page.goto(studio.url);
+  await expect(page.getByRole('navigation', { name: /Main navigation|主导航/ })).toBeVisible();
+}
+
+/** Saves a screenshot the README shows. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
