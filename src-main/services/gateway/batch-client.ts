@@ -1,0 +1,231 @@
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { z } from 'zod';
+import { StudioError } from '../../../src-shared/studio-error';
+import { errorFromResponse } from './gateway-error';
+import { gatewayFetch, readJson, type GatewayResponse } from './gateway-request';
+import {
+  wireBatchSchema,
+  wireItemSchema,
+  wireListSchema,
+  wireModelSchema,
+  type CreateBatchBody,
+  type WireBatch,
+  type WireItem,
+} from './batch-wire';
+
+export interface BatchAccount {
+  baseUrl: string;
+  key: string;
+}
+
+export interface ListFilters {
+  status?: string;
+  taskName?: string;
+  downloaded?: boolean;
+  /** Unix seconds, inclusive. */
+  from?: number;
+  /** Unix seconds, exclusive. */
+  to?: number;
+}
+
+const BATCHES = '/v1/images/batches';
+const PAGE_LIMIT = 100;
+const ITEMS_LIMIT = 500;
+
+/** Ids are opaque: every path segment is escaped. */
+const seg = (value: string) => encodeURIComponent(value);
+
+function parse<T extends z.ZodTypeAny>(schema: T, value: unknown, requestId: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new StudioError({
+      code: 'GATEWAY_BAD_RESPONSE',
+      message: `The gateway's answer does not match the batch API: ${result.error.issues[0]?.message ?? ''}`,
+      requestId,
+      source: 'gateway',
+    });
+  }
+  return result.data;
+}
+
+/**
+ * Every endpoint of the batch API, typed and validated. Tolerant of the deployed variants in
+ * gateway-notes.md; errors come back as one StudioError with code, status, request id and whether
+ * a retry is safe.
+ */
+export class BatchClient {
+  constructor(
+    private account: BatchAccount,
+    private timeoutMs = 60_000,
+  ) {}
+
+  private request(
+    path: string,
+    init: {
+      method?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    } = {},
+  ) {
+    return gatewayFetch({
+      baseUrl: this.account.baseUrl,
+      path,
+      method: init.method,
+      body: init.body,
+      headers: init.headers,
+      auth: { header: 'authorization', value: `Bearer ${this.account.key}` },
+      timeoutMs: init.timeoutMs ?? this.timeoutMs,
+      signal: init.signal,
+    });
+  }
+
+  private async json<T extends z.ZodTypeAny>(
+    schema: T,
+    exchange: Promise<GatewayResponse>,
+  ): Promise<z.output<T>> {
+    const ex = await exchange;
+    return parse(schema, await readJson(ex, this.account.key), ex.requestId);
+  }
+
+  async models(): Promise<string[]> {
+    const list = await this.json(wireListSchema(wireModelSchema), this.request(`${BATCHES}/models`));
+    return list.data.map((m) => m.id);
+  }
+
+  /** Any 2xx with a batch object counts as accepted: 200 from older builds, 202 from newer ones. */
+  async create(body: CreateBatchBody, idempotencyKey: string, signal?: AbortSignal): Promise<WireBatch> {
+    return this.json(
+      wireBatchSchema,
+      this.request(BATCHES, {
+        method: 'POST',
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+        timeoutMs: 120_000,
+        signal,
+      }),
+    );
+  }
+
+  async get(id: string): Promise<WireBatch> {
+    return this.json(wireBatchSchema, this.request(`${BATCHES}/${seg(id)}`, { timeoutMs: 30_000 }));
+  }
+
+  /** One page of the key's batches; the cursor is an offset. */
+  async listPage(
+    filters: ListFilters,
+    offset: number,
+    limit = PAGE_LIMIT,
+  ): Promise<{ data: WireBatch[]; hasMore: boolean }> {
+    const q = new URLSearchParams({ limit: String(Math.min(limit, PAGE_LIMIT)) });
+    if (offset > 0) q.set('cursor', String(offset));
+    if (filters.status) q.set('status', filters.status);
+    if (filters.taskName) q.set('task_name', filters.taskName);
+    if (filters.downloaded !== undefined) q.set('downloaded', String(filters.downloaded));
+    if (filters.from !== undefined) q.set('from', String(Math.floor(filters.from)));
+    if (filters.to !== undefined) q.set('to', String(Math.floor(filters.to)));
+    const page = await this.json(wireListSchema(wireBatchSchema), this.request(`${BATCHES}?${q}`));
+    return { data: page.data, hasMore: page.has_more ?? page.data.length === limit };
+  }
+
+  /**
+   * Every batch matching the filters. Pages by offset and stops on an empty or short page:
+   * has_more can be true when the last page was exactly full.
+   */
+  async listAll(filters: ListFilters = {}, max = 10_000): Promise<WireBatch[]> {
+    const all: WireBatch[] = [];
+    while (all.length < max) {
+      const page = await this.listPage(filters, all.length);
+      all.push(...page.data);
+      if (page.data.length === 0 || !page.hasMore || page.data.length < PAGE_LIMIT) break;
+    }
+    return all;
+  }
+
+  async items(id: string, status: 'all' | 'pending' | 'success' | 'failed' = 'all'): Promise<WireItem[]> {
+    const all: WireItem[] = [];
+    for (;;) {
+      const q = new URLSearchParams({ status, limit: String(ITEMS_LIMIT) });
+      if (all.length > 0) q.set('cursor', String(all.length));
+      const page = await this.json(
+        wireListSchema(wireItemSchema),
+        this.request(`${BATCHES}/${seg(id)}/items?${q}`),
+      );
+      all.push(...page.data);
+      if (page.data.length === 0 || page.data.length < ITEMS_LIMIT || page.has_more === false) break;
+    }
+    return all;
+  }
+
+  async cancel(id: string): Promise<WireBatch> {
+    return this.json(wireBatchSchema, this.request(`${BATCHES}/${seg(id)}/cancel`, { method: 'POST' }));
+  }
+
+  async deleteOutputs(id: string): Promise<WireBatch | undefined> {
+    const ex = await this.request(`${BATCHES}/${seg(id)}/outputs`, { method: 'DELETE' });
+    const body = await readJson<unknown>(ex, this.account.key).catch((err: unknown) => {
+      if (err instanceof StudioError && err.code === 'GATEWAY_BAD_RESPONSE') return undefined;
+      throw err;
+    });
+    const parsed = wireBatchSchema.safeParse(body);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async deleteRecord(id: string): Promise<void> {
+    const { response, requestId } = await this.request(`${BATCHES}/${seg(id)}`, { method: 'DELETE' });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+  }
+
+  /**
+   * Streams a binary answer (the ZIP, or one item's image) to a file, reporting bytes as they come.
+   * Judges by status first; the caller verifies what arrived.
+   */
+  async downloadTo(
+    path: string,
+    file: string,
+    onBytes: (received: number, total: number | undefined) => void,
+    signal?: AbortSignal,
+  ): Promise<{ contentType: string | null; bytes: number; requestId: string }> {
+    const { response, requestId } = await this.request(path, {
+      timeoutMs: 10 * 60_000,
+      signal,
+      headers: { accept: '*/*' },
+    });
+    if (!response.ok || !response.body) {
+      throw errorFromResponse(response.status, requestId, await response.text().catch(() => ''));
+    }
+    const total = Number(response.headers.get('content-length')) || undefined;
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        onBytes(received, total);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body as never), counter, createWriteStream(file));
+    } catch (err) {
+      throw new StudioError({
+        code: 'NETWORK_ERROR',
+        message: `The download broke off after ${received} bytes: ${(err as Error).message}`,
+        requestId,
+        retryable: true,
+        source: 'network',
+      });
+    }
+    return { contentType: response.headers.get('content-type'), bytes: received, requestId };
+  }
+
+  zipPath(id: string): string {
+    return `${BATCHES}/${seg(id)}/download`;
+  }
+
+  contentPath(id: string, customId: string, imageIndex = 0): string {
+    return `${BATCHES}/${seg(id)}/items/${seg(customId)}/content${imageIndex ? `?image_index=${imageIndex}` : ''}`;
+  }
+}
