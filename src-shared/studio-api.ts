@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import {
+  batchItemViewSchema,
+  batchViewSchema,
+  costSummarySchema,
+  downloadProgressSchema,
+  submissionViewSchema,
+} from './batch-view';
 import { connectionStatusSchema } from './connection';
+import { draftSchema, referenceImageSchema } from './draft';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
 import { studioErrorSchema } from './studio-error';
 
 const none = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1) }).strict();
+const submitResultSchema = z.object({ submission: submissionViewSchema, batch: batchViewSchema.optional() });
 
 export const appInfoSchema = z.object({
   version: z.string(),
@@ -40,6 +49,43 @@ export const studioMethods = {
   },
   /** Opens an http(s) link in the system browser, after an allow-list check. */
   'shell.openExternal': { input: z.object({ url: z.string().url() }).strict(), output: z.boolean() },
+
+  'batches.models': { input: none, output: z.array(z.string()) },
+  'batches.list': { input: none, output: z.array(batchViewSchema) },
+  'batches.get': { input: byId, output: batchViewSchema },
+  'batches.items': { input: byId, output: z.array(batchItemViewSchema) },
+  /** Sends a draft as a batch, exactly once; the answer carries the estimate and the hold. */
+  'batches.submit': {
+    input: z.object({ draft: draftSchema, parentBatchId: z.string().optional() }).strict(),
+    output: submitResultSchema,
+  },
+  'batches.submissions': { input: none, output: z.array(submissionViewSchema) },
+  'batches.sync': {
+    input: z
+      .object({
+        status: z.string().optional(),
+        taskName: z.string().optional(),
+        downloaded: z.boolean().optional(),
+        from: z.number().optional(),
+        to: z.number().optional(),
+      })
+      .strict(),
+    output: z.object({ added: z.number().int(), updated: z.number().int() }),
+  },
+  'batches.cancel': { input: byId, output: batchViewSchema },
+  'batches.download': { input: byId, output: batchViewSchema },
+  'batches.deleteOutputs': { input: byId, output: batchViewSchema },
+  'batches.deleteRecord': {
+    input: z.object({ id: z.string().min(1), deleteLocalFiles: z.boolean().default(false) }).strict(),
+    output: z.boolean(),
+  },
+  'batches.retryFailed': { input: byId, output: submitResultSchema },
+  'batches.costs': { input: none, output: costSummarySchema },
+  /** Stores a reference image by content, converting formats the gateway does not take. */
+  'references.add': {
+    input: z.object({ name: z.string().max(500), dataBase64: z.string().max(200 * 1024 * 1024) }).strict(),
+    output: referenceImageSchema.extend({ converted: z.boolean() }),
+  },
 } as const;
 
 /** Pushed from main to the renderer; the renderer never polls. */
@@ -47,6 +93,11 @@ export const studioEvents = {
   'settings.changed': settingsSchema,
   'profiles.changed': z.array(profileSchema),
   'connection.changed': connectionStatusSchema,
+  'batch.updated': batchViewSchema,
+  /** A batch reached a terminal state: completed, failed, cancelled or output_deleted. */
+  'batch.finished': batchViewSchema,
+  'submission.updated': submissionViewSchema,
+  'download.progress': downloadProgressSchema,
 } as const;
 
 export type StudioMethod = keyof typeof studioMethods;

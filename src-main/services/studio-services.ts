@@ -1,12 +1,15 @@
 import { join } from 'node:path';
-import { createSandbox, type Sandbox } from '../../sandbox/gateway';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
+import { BatchEngine } from './batches/batch-engine';
+import type { Clock } from './batches/batch-poller';
 import { ConnectionMonitor, checkProfile } from './connection/connection-monitor';
 import { isAllowedExternalUrl } from './external-links';
 import { EventHub } from './host/event-hub';
 import { createDispatcher, type Dispatch, type StudioHandlers } from './host/studio-dispatcher';
 import { ProfileService } from './profiles/profile-service';
+import { ReferenceStore } from './references/reference-store';
 import { redact, type SecretStore } from './secrets/secret-store';
 import type { KeyValueStore } from './settings/key-value-store';
 import { SettingsService } from './settings/settings-service';
@@ -22,6 +25,12 @@ export interface StudioServicesOptions {
   /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
   pickFolder?: (title?: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
+  /** Test and benchmark settings of the built-in sandbox (faults, item failure rate). */
+  sandbox?: Pick<SandboxOptions, 'config' | 'faults'>;
+  /** A simulated clock for the poller, in benchmarks. */
+  clock?: Clock;
+  /** How much faster than real time gateways other than the built-in sandbox run (tests point at fast sandboxes). */
+  gatewaySpeed?: number;
 }
 
 export interface StudioServices {
@@ -29,6 +38,7 @@ export interface StudioServices {
   events: EventHub;
   settings: SettingsService;
   profiles: ProfileService;
+  batches: BatchEngine;
   sandbox: Sandbox;
   close(): Promise<void>;
 }
@@ -40,10 +50,22 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     port: 0,
     dataDir: join(options.dataDir, 'sandbox'),
     timeScale: options.sandboxTimeScale ?? 20,
+    ...options.sandbox,
   });
   const settings = new SettingsService(options.store, options.dataDir, events);
   const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
   const connection = new ConnectionMonitor(profiles, events);
+  const references = new ReferenceStore(join(options.dataDir, 'references'));
+  const sandboxSpeed = options.sandboxTimeScale ?? 20;
+  const batches = new BatchEngine({
+    dataDir: options.dataDir,
+    profiles,
+    settings,
+    references,
+    events,
+    clock: options.clock,
+    speedFor: (profileId) => (profiles.resolve(profileId).kind === 'sandbox' ? sandboxSpeed : (options.gatewaySpeed ?? 1)),
+  });
 
   const handlers: StudioHandlers = {
     'app.info': () => ({
@@ -88,15 +110,37 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       await options.openExternal(url);
       return true;
     },
+    'batches.models': () => batches.models(),
+    'batches.list': () => batches.list(),
+    'batches.get': ({ id }) => batches.get(id),
+    'batches.items': ({ id }) => batches.items(id),
+    'batches.submit': ({ draft, parentBatchId }) => batches.submit(draft, parentBatchId),
+    'batches.submissions': () => batches.submissionsList(),
+    'batches.sync': (filters) => batches.sync(filters),
+    'batches.cancel': ({ id }) => batches.cancel(id),
+    'batches.download': ({ id }) => batches.download(id),
+    'batches.deleteOutputs': ({ id }) => batches.deleteOutputs(id),
+    'batches.deleteRecord': async ({ id, deleteLocalFiles }) => {
+      await batches.deleteRecord(id, deleteLocalFiles);
+      return true;
+    },
+    'batches.retryFailed': ({ id }) => batches.retryFailed(id),
+    'batches.costs': () => batches.costs(),
+    'references.add': ({ name, dataBase64 }) => references.add(name, Buffer.from(dataBase64, 'base64')),
   };
 
   const dispatch = createDispatcher(handlers, (text) => redact(text, profiles.allKeys()));
+  await batches.start();
   return {
     dispatch,
     events,
     settings,
     profiles,
+    batches,
     sandbox,
-    close: () => sandbox.close(),
+    close: async () => {
+      batches.stop();
+      await sandbox.close();
+    },
   };
 }

@@ -4,24 +4,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { FileSecretStore } from '../services/secrets/secret-store';
-import { createStudioServices, type StudioServices } from '../services/studio-services';
+import { createStudioServices, type StudioServices, type StudioServicesOptions } from '../services/studio-services';
 
-/** Real services on a temporary data folder, with their own in-process sandbox. */
-export async function startServices(): Promise<StudioServices & { dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-test-'));
+export type TestServices = StudioServices & { dataDir: string };
+
+/**
+ * Real services on a temporary data folder, with their own in-process sandbox, where items fail
+ * only when a prompt says `[fail]`.
+ */
+export async function startServices(
+  options: Partial<StudioServicesOptions> & { dataDir?: string; keepOpen?: boolean } = {},
+): Promise<TestServices> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-test-'));
   const services = await createStudioServices({
     host: 'browser',
     version: '0.0.0-test',
     dataDir,
-    store: new Conf<Record<string, unknown>>({
-      cwd: dataDir,
-      configName: 'settings',
-      projectName: 'studio-test',
-    }),
+    store: new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'studio-test' }),
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale: 1000,
+    ...options,
+    sandbox: { ...options.sandbox, config: { itemFailureRate: 0, ...options.sandbox?.config } },
   });
-  afterAll(() => services.close());
+  if (!options.keepOpen) afterAll(() => services.close());
   return Object.assign(services, { dataDir });
 }
 
@@ -30,4 +35,15 @@ export async function call(services: StudioServices, method: string, input: unkn
   const result = await services.dispatch(method, input);
   if (!result.ok) throw new Error(`${method} failed: ${result.error.code} ${result.error.message}`);
   return result.value;
+}
+
+/** Waits until a condition on the studio's state holds, as a person watching the screen would. */
+export async function waitUntil<T>(probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value).slice(0, 600)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -1,0 +1,256 @@
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
+import { rowOfTask, type Draft } from '../../../src-shared/draft';
+import { StudioError } from '../../../src-shared/studio-error';
+import type { BatchClient } from '../gateway/batch-client';
+import type { WireItem } from '../gateway/batch-wire';
+import { batchFolderName, newStagingDir, publishBatchFolder, type BatchFile } from '../library/batch-folder';
+import { EXTENSION_OF_MIME, UniqueNames, safeName, sniffImageType } from '../library/file-names';
+import { extractBatchZip, type IngestedImage } from '../library/zip-ingest';
+import type { ReferenceStore } from '../references/reference-store';
+import type { BatchStore } from './batch-store';
+import type { DownloadGate } from './download-gate';
+import type { SubmissionStore } from './submission-store';
+import type { TrackedBatch } from './tracked-batch';
+
+export interface DownloaderDeps {
+  store: BatchStore;
+  submissions: SubmissionStore;
+  references: ReferenceStore;
+  gate: DownloadGate;
+  libraryRoot(): string;
+  clientFor(profileId: string): BatchClient;
+  accountOf(profileId: string): string;
+  speedFor(profileId: string): number;
+  profileName(profileId: string): string;
+  onChange(batch: TrackedBatch): void;
+  onProgress(progress: DownloadProgress): void;
+}
+
+const ZIP_ATTEMPTS = 2;
+
+/**
+ * Brings a completed batch's images into the library, each paid image exactly once: the ZIP is
+ * streamed to a staging file, verified whole, extracted, and only then moved into the library in
+ * one rename. When the ZIP is refused or keeps failing, the images come one by one instead.
+ */
+export class BatchDownloader {
+  private running = new Map<string, Promise<void>>();
+
+  constructor(private deps: DownloaderDeps) {}
+
+  private set(batch: TrackedBatch, download: Partial<DownloadState>): TrackedBatch {
+    const next = this.deps.store.update(batch.profileId, batch.id, (b) => ({ ...b, download: { ...b.download, ...download } }))!;
+    this.deps.onChange(next);
+    return next;
+  }
+
+  /** Starts a download unless one is running; resolves when it ends, successfully or not. */
+  enqueue(profileId: string, batchId: string): Promise<void> {
+    const key = `${profileId}/${batchId}`;
+    const running = this.running.get(key);
+    if (running) return running;
+    const batch = this.deps.store.get(profileId, batchId);
+    if (!batch) return Promise.resolve();
+    this.set(batch, { state: 'queued', error: undefined });
+    const promise = this.download(profileId, batchId).finally(() => this.running.delete(key));
+    this.running.set(key, promise);
+    return promise;
+  }
+
+  isRunning(profileId: string, batchId: string): boolean {
+    return this.running.has(`${profileId}/${batchId}`);
+  }
+
+  private async download(profileId: string, batchId: string): Promise<void> {
+    let batch = this.deps.store.get(profileId, batchId)!;
+    const client = this.deps.clientFor(profileId);
+    const account = this.deps.accountOf(profileId);
+    const root = this.deps.libraryRoot();
+    const draft = batch.submissionId ? (this.deps.submissions.get(batch.submissionId)?.draft ?? null) : null;
+    let staging: string | undefined;
+    try {
+      let images: IngestedImage[] | undefined;
+      let errors: { custom_id: string; code: string; message: string }[] = [];
+      let source: 'zip' | 'items' = 'zip';
+      let zipError: StudioError | undefined;
+
+      for (let attempt = 1; attempt <= ZIP_ATTEMPTS && !images; attempt++) {
+        staging = await newStagingDir(root, batchId);
+        const dir = staging;
+        batch = this.set(batch, { state: 'downloading', attempts: batch.download.attempts + 1 });
+        try {
+          const names = new UniqueNames();
+          const zipFile = join(dir, 'download.zip.part');
+          await this.deps.gate.run(
+            account,
+            () =>
+              client.downloadTo(client.zipPath(batchId), zipFile, (received, total) =>
+                this.deps.onProgress({ batchId, phase: 'downloading', received, total }),
+              ),
+            { speed: this.deps.speedFor(profileId) },
+          );
+          await this.assertZip(zipFile);
+          batch = this.set(batch, { state: 'verifying' });
+          const result = await extractBatchZip({
+            zipFile,
+            targetDir: join(dir, 'images'),
+            expectedSuccessCount: batch.remote.success_count,
+            nameFor: (customId, index, ext) => names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
+            onImage: (done, total) => this.deps.onProgress({ batchId, phase: 'verifying', received: 0, images: done, imagesTotal: total }),
+          });
+          await rm(zipFile, { force: true });
+          images = result.images.map((i) => ({ ...i, file: `images/${i.file}` }));
+          errors = result.errors;
+          await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(result.manifest, null, 2)}\n`);
+          await writeFile(join(dir, 'errors.json'), `${JSON.stringify(result.errors, null, 2)}\n`);
+        } catch (err) {
+          zipError = StudioError.from(err);
+          await rm(dir, { recursive: true, force: true });
+          staging = undefined;
+          if (this.final(zipError)) throw zipError;
+        }
+      }
+
+      let items: WireItem[] | undefined;
+      if (!images) {
+        source = 'items';
+        staging = await newStagingDir(root, batchId);
+        items = await client.items(batchId, 'all');
+        ({ images, errors } = await this.downloadItems(batch, client, account, staging, items));
+      }
+      if (!draft && !items) items = await client.items(batchId, 'all').catch(() => undefined);
+
+      batch = this.set(batch, { state: 'verifying' });
+      const file = await this.batchFile(batch, draft, images, errors, items, source, staging!);
+      const folder = await publishBatchFolder(root, staging!, batchFolderName(batch.remote), file);
+      staging = undefined;
+      this.set(batch, { state: 'done', folder, source, images: images.length, completedAt: Date.now(), error: undefined });
+      this.deps.onProgress({ batchId, phase: 'done', received: 0, images: images.length, imagesTotal: images.length });
+    } catch (err) {
+      const error = StudioError.from(err);
+      if (staging) await rm(staging, { recursive: true, force: true });
+      const current = this.deps.store.get(profileId, batchId) ?? batch;
+      if (error.code === 'BATCH_IMAGE_OUTPUT_DELETED') {
+        this.set(current, { state: 'unavailable', error: error.toView() });
+      } else if (error.code === 'BATCH_IMAGE_NOT_FOUND') {
+        const gone = this.deps.store.update(profileId, batchId, (b) => ({ ...b, goneOnServer: true }))!;
+        this.set(gone, { state: 'unavailable', error: error.toView() });
+      } else if (error.code === 'BATCH_IMAGE_NOT_READY') {
+        this.set(current, { state: 'none', error: undefined });
+      } else {
+        this.set(current, { state: 'failed', error: error.toView() });
+      }
+      this.deps.onProgress({ batchId, phase: 'failed', received: 0 });
+    }
+  }
+
+  /** Errors no other attempt or route can fix: the outputs are gone, or the batch is. */
+  private final(error: StudioError): boolean {
+    return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(error.code);
+  }
+
+  /** A JSON error sent with a ZIP content type is caught here, before any parsing. */
+  private async assertZip(file: string): Promise<void> {
+    const handle = await open(file, 'r');
+    try {
+      const head = Buffer.alloc(4);
+      await handle.read(head, 0, 4, 0);
+      if (head.readUInt32LE(0) !== 0x04034b50) {
+        const text = (await readFile(file, 'utf8').catch(() => '')).slice(0, 300);
+        throw new StudioError({ code: 'STUDIO_ZIP_REJECTED', message: `The download is not a ZIP archive: ${text}`, retryable: true });
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The fallback: each successful item's image on its own, each request in its turn at the gate. */
+  private async downloadItems(
+    batch: TrackedBatch,
+    client: BatchClient,
+    account: string,
+    staging: string,
+    items: WireItem[],
+  ): Promise<{ images: IngestedImage[]; errors: { custom_id: string; code: string; message: string }[] }> {
+    const names = new UniqueNames();
+    const successes = items.filter((i) => i.status === 'success');
+    const images: IngestedImage[] = [];
+    for (const item of successes) {
+      const count = Math.max(1, item.image_count);
+      for (let index = 0; index < count; index++) {
+        const part = join(staging, `item-${images.length}.part`);
+        const { contentType } = await this.deps.gate.run(
+          account,
+          () => client.downloadTo(client.contentPath(batch.id, item.custom_id, index), part, () => undefined),
+          { speed: this.deps.speedFor(batch.profileId) },
+        );
+        const data = await readFile(part);
+        await rm(part, { force: true });
+        // Gateways may say application/octet-stream: the bytes decide.
+        const mime = sniffImageType(data.subarray(0, 16));
+        if (!mime) {
+          throw new StudioError({ code: 'STUDIO_IMAGE_INVALID', message: `The image of ${item.custom_id} is not a PNG, JPEG or WebP (${contentType}).`, retryable: true });
+        }
+        const name = names.take(safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id), EXTENSION_OF_MIME[mime]!);
+        await writeFile(join(staging, 'images', name), data, { flag: 'wx' });
+        images.push({ customId: item.custom_id, imageIndex: index, file: `images/${name}`, mime, bytes: data.length });
+        this.deps.onProgress({ batchId: batch.id, phase: 'items', received: 0, images: images.length, imagesTotal: successes.length });
+      }
+    }
+    const errors = items
+      .filter((i) => i.status === 'failed')
+      .map((i) => ({ custom_id: i.custom_id, code: i.error?.code ?? 'UNKNOWN', message: i.error?.message ?? '' }));
+    const manifest = {
+      batch_id: batch.id,
+      model: batch.remote.model,
+      item_count: batch.remote.item_count,
+      success_count: images.length,
+      fail_count: errors.length,
+      files: images.map((i) => ({ custom_id: i.customId, filename: i.file, mime_type: i.mime, image_index: i.imageIndex })),
+    };
+    await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(join(staging, 'errors.json'), `${JSON.stringify(errors, null, 2)}\n`);
+    return { images, errors };
+  }
+
+  private async batchFile(
+    batch: TrackedBatch,
+    draft: Draft | null,
+    images: IngestedImage[],
+    errors: { custom_id: string; code: string; message: string }[],
+    items: WireItem[] | undefined,
+    source: 'zip' | 'items',
+    staging: string,
+  ): Promise<BatchFile> {
+    const previews = new Map((items ?? []).map((i) => [i.custom_id, i.prompt_preview ?? '']));
+    const promptOf = (customId: string) => {
+      const row = draft ? rowOfTask(draft, customId) : undefined;
+      return { rowIndex: row?.index ?? null, prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? '') };
+    };
+    const references: BatchFile['references'] = [];
+    if (draft) {
+      const names = new UniqueNames();
+      for (const ref of draft.references) {
+        const data = await this.deps.references.read(ref).catch(() => undefined);
+        if (!data) continue;
+        const file = `references/${names.take(safeName(`${ref.id.slice(0, 8)}-${ref.name.replace(/\.[^.]+$/, '')}`), EXTENSION_OF_MIME[ref.mime] ?? 'bin')}`;
+        await mkdir(join(staging, 'references'), { recursive: true });
+        await writeFile(join(staging, file), data);
+        references.push({ id: ref.id, name: ref.name, mime: ref.mime, file });
+      }
+    }
+    return {
+      format: 'batch-image-studio.batch/1',
+      batch: batch.remote,
+      profile: { id: batch.profileId, name: this.deps.profileName(batch.profileId) },
+      lineage: { rootBatchId: batch.rootBatchId, parentBatchId: batch.parentBatchId },
+      draft,
+      references,
+      images: images.map((i) => ({ ...i, ...promptOf(i.customId) })),
+      failures: errors.map((e) => ({ customId: e.custom_id, code: e.code, message: e.message, ...promptOf(e.custom_id) })),
+      download: { source, downloadedAt: new Date().toISOString() },
+    };
+  }
+}

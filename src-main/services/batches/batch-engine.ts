@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BatchItemView, BatchView, CostSummary, SubmissionView } from '../../../src-shared/batch-view';
+import { rowOfTask, type Draft } from '../../../src-shared/draft';
+import { StudioError } from '../../../src-shared/studio-error';
+import { BatchClient, type ListFilters } from '../gateway/batch-client';
+import type { WireBatch } from '../gateway/batch-wire';
+import type { EventHub } from '../host/event-hub';
+import { clearStaging } from '../library/batch-folder';
+import type { ProfileService } from '../profiles/profile-service';
+import type { ReferenceStore } from '../references/reference-store';
+import type { SettingsService } from '../settings/settings-service';
+import { BatchDownloader } from './batch-downloader';
+import { BatchPoller, type Clock } from './batch-poller';
+import { BatchStore } from './batch-store';
+import { BatchSubmitter } from './batch-submitter';
+import { DownloadGate } from './download-gate';
+import { SubmissionStore, type Submission } from './submission-store';
+import { isTerminal, toView, type TrackedBatch } from './tracked-batch';
+
+export interface BatchEngineDeps {
+  dataDir: string;
+  profiles: ProfileService;
+  settings: SettingsService;
+  references: ReferenceStore;
+  events: EventHub;
+  clock?: Clock;
+  random?: () => number;
+  /** How much faster than real time a profile's gateway runs: the built-in sandbox's time scale. */
+  speedFor?(profileId: string): number;
+}
+
+function notFound(id: string): StudioError {
+  return new StudioError({ code: 'STUDIO_BATCH_NOT_FOUND', message: `The studio does not know batch ${id}.` });
+}
+
+/**
+ * The batch engine: submits drafts exactly once, tracks every batch of every profile, polls the
+ * ones in flight, downloads completed ones into the library, and carries out the user's actions.
+ * Everything it learns leaves as `batch.updated` events.
+ */
+export class BatchEngine {
+  readonly store: BatchStore;
+  readonly submissions: SubmissionStore;
+  readonly poller: BatchPoller;
+  readonly downloader: BatchDownloader;
+  readonly submitter: BatchSubmitter;
+  readonly gate = new DownloadGate();
+  private clients = new Map<string, BatchClient>();
+
+  constructor(private deps: BatchEngineDeps) {
+    this.store = new BatchStore(join(deps.dataDir, 'batches'));
+    this.submissions = new SubmissionStore(join(deps.dataDir, 'submissions'));
+    this.poller = new BatchPoller({
+      store: this.store,
+      clientFor: (p) => this.clientFor(p),
+      profiles: () => this.profileIds(),
+      onChange: (before, after) => this.changed(before, after),
+      clock: deps.clock,
+      random: deps.random,
+      speedFor: (p) => this.speedFor(p),
+    });
+    this.downloader = new BatchDownloader({
+      store: this.store,
+      submissions: this.submissions,
+      references: deps.references,
+      gate: this.gate,
+      libraryRoot: () => deps.settings.get().libraryDir,
+      clientFor: (p) => this.clientFor(p),
+      accountOf: (p) => this.accountOf(p),
+      speedFor: (p) => this.speedFor(p),
+      profileName: (p) => deps.profiles.list().find((x) => x.id === p)?.name ?? p,
+      onChange: (batch) => deps.events.emit('batch.updated', toView(batch)),
+      onProgress: (progress) => deps.events.emit('download.progress', progress),
+    });
+    this.submitter = new BatchSubmitter({
+      submissions: this.submissions,
+      references: deps.references,
+      clientFor: (p) => this.clientFor(p),
+      onCreated: (submission, batch) => this.recordCreated(submission, batch),
+      speedFor: (p) => this.speedFor(p),
+    });
+  }
+
+  private speedFor(profileId: string): number {
+    try {
+      return this.deps.speedFor?.(profileId) ?? 1;
+    } catch {
+      return 1;
+    }
+  }
+
+  private profileIds(): string[] {
+    return this.deps.profiles.list().map((p) => p.id);
+  }
+
+  /** One client per profile, made again when its address or key changes. */
+  clientFor(profileId: string): BatchClient {
+    const profile = this.deps.profiles.resolve(profileId);
+    if (!profile.gatewayKey) throw new StudioError({ code: 'STUDIO_KEY_MISSING', message: 'This profile has no API key.' });
+    const id = `${profileId}|${profile.baseUrl}|${createHash('sha256').update(profile.gatewayKey).digest('hex')}`;
+    let client = this.clients.get(id);
+    if (!client) this.clients.set(id, (client = new BatchClient({ baseUrl: profile.baseUrl, key: profile.gatewayKey })));
+    return client;
+  }
+
+  /** Downloads are limited per gateway account, which may serve several profiles. */
+  private accountOf(profileId: string): string {
+    const profile = this.deps.profiles.resolve(profileId);
+    return `${profile.baseUrl}|${createHash('sha256').update(profile.gatewayKey ?? '').digest('hex')}`;
+  }
+
+  /** Resumes after a start: half-done downloads are discarded and redone, unknown submissions resent. */
+  async start(): Promise<void> {
+    await clearStaging(this.deps.settings.get().libraryDir);
+    this.poller.start();
+    for (const profileId of this.profileIds()) {
+      for (const batch of this.store.list(profileId)) this.maybeDownload(batch, true);
+    }
+    void this.submitter.resumePending().then((list) => list.forEach((s) => this.emitSubmission(s)));
+  }
+
+  stop(): void {
+    this.poller.stop();
+  }
+
+  private activeId(): string {
+    return this.deps.profiles.active().id;
+  }
+
+  private find(id: string, profileId = this.activeId()): TrackedBatch {
+    const batch = this.store.get(profileId, id);
+    if (!batch) throw notFound(id);
+    return batch;
+  }
+
+  private changed(before: TrackedBatch | undefined, after: TrackedBatch): void {
+    this.deps.events.emit('batch.updated', toView(after));
+    if (before?.remote.status !== after.remote.status || !before) this.maybeDownload(after, false);
+    if (before && !isTerminal(before) && isTerminal(after)) this.deps.events.emit('batch.finished', toView(after));
+  }
+
+  private maybeDownload(batch: TrackedBatch, resuming: boolean): void {
+    if (batch.remote.status !== 'completed' || batch.hidden || batch.goneOnServer) return;
+    const d = batch.download.state;
+    const interrupted = resuming && (d === 'queued' || d === 'downloading' || d === 'verifying');
+    const auto = d === 'none' && this.deps.settings.get().autoDownload;
+    if (interrupted || auto) void this.downloader.enqueue(batch.profileId, batch.id);
+  }
+
+  private recordCreated(submission: Submission, remote: WireBatch): void {
+    const existing = this.store.get(submission.profileId, remote.id);
+    const parent = submission.parentBatchId ? this.store.get(submission.profileId, submission.parentBatchId) : undefined;
+    const parentId = remote.parent_batch_id ?? submission.parentBatchId ?? null;
+    const batch = this.store.put({
+      ...(existing ?? {
+        pollErrors: 0,
+        lastPolledMs: null,
+        cancelRequested: false,
+        goneOnServer: false,
+        hidden: false,
+        download: { state: 'none' as const, attempts: 0 },
+        firstSeenMs: Date.now(),
+      }),
+      id: remote.id,
+      profileId: submission.profileId,
+      remote,
+      origin: 'studio',
+      submissionId: submission.id,
+      parentBatchId: parentId,
+      rootBatchId: parent?.rootBatchId ?? parentId ?? remote.id,
+    });
+    this.poller.schedule(batch);
+    this.changed(existing, batch);
+  }
+
+  private emitSubmission(s: Submission): void {
+    this.deps.events.emit('submission.updated', this.submissionView(s));
+  }
+
+  private submissionView(s: Submission): SubmissionView {
+    return {
+      id: s.id,
+      profileId: s.profileId,
+      taskName: s.draft.name,
+      state: s.state,
+      batchId: s.batchId,
+      attempts: s.attempts,
+      error: s.error,
+      createdAt: s.createdAt,
+    };
+  }
+
+  // ---- what the StudioApi calls ----
+
+  list(): BatchView[] {
+    return this.store
+      .list(this.activeId())
+      .filter((b) => !b.hidden)
+      .sort((a, b) => b.remote.created_at - a.remote.created_at || (a.id < b.id ? 1 : -1))
+      .map(toView);
+  }
+
+  get(id: string): BatchView {
+    return toView(this.find(id));
+  }
+
+  submissionsList(): SubmissionView[] {
+    return this.submissions
+      .list()
+      .filter((s) => s.profileId === this.activeId() && s.state !== 'created')
+      .map((s) => this.submissionView(s));
+  }
+
+  async submit(draft: Draft, parentBatchId?: string): Promise<{ submission: SubmissionView; batch?: BatchView }> {
+    const profileId = this.activeId();
+    const submission = await this.submitter.submit(profileId, draft, parentBatchId);
+    this.emitSubmission(submission);
+    if (submission.state === 'failed' && submission.error) throw StudioError.from(submission.error);
+    const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
+    return { submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined };
+  }
+
+  /** Brings in the server's list for the profile: batches created elsewhere appear, without prompts. */
+  async sync(filters: ListFilters = {}): Promise<{ added: number; updated: number }> {
+    const profileId = this.activeId();
+    const remote = await this.clientFor(profileId).listAll(filters);
+    let added = 0;
+    let updated = 0;
+    for (const r of remote) {
+      const existing = this.store.get(profileId, r.id);
+      if (existing) {
+        if (existing.remote.status === r.status && existing.remote.success_count === r.success_count) continue;
+        const next = this.store.put({ ...existing, remote: r });
+        this.poller.schedule(next);
+        this.changed(existing, next);
+        updated++;
+        continue;
+      }
+      const parentId = r.parent_batch_id ?? null;
+      const parent = parentId ? this.store.get(profileId, parentId) : undefined;
+      const batch = this.store.put({
+        id: r.id,
+        profileId,
+        remote: r,
+        origin: 'server',
+        parentBatchId: parentId,
+        rootBatchId: parent?.rootBatchId ?? parentId ?? r.id,
+        firstSeenMs: Date.now(),
+        lastPolledMs: Date.now(),
+        pollErrors: 0,
+        cancelRequested: false,
+        goneOnServer: false,
+        hidden: false,
+        download: { state: 'none', attempts: 0 },
+      });
+      this.poller.schedule(batch);
+      this.deps.events.emit('batch.updated', toView(batch));
+      added++;
+    }
+    return { added, updated };
+  }
+
+  async items(id: string): Promise<BatchItemView[]> {
+    const batch = this.find(id);
+    const draft = batch.submissionId ? this.submissions.get(batch.submissionId)?.draft : undefined;
+    const files = await this.localFiles(batch);
+    let remote;
+    try {
+      remote = await this.clientFor(batch.profileId).items(id, 'all');
+    } catch (err) {
+      // Offline or gone: the library's own record still tells what each item was.
+      if (files.size === 0 && !draft) throw err;
+      remote = undefined;
+    }
+    const entries = remote ?? [...files.keys()].map((customId) => ({ custom_id: customId, status: 'success', prompt_preview: '', error: null }));
+    return entries.map((item) => {
+      const row = draft ? rowOfTask(draft, item.custom_id) : undefined;
+      const local = files.get(item.custom_id);
+      return {
+        customId: item.custom_id,
+        status: item.status === 'success' ? 'success' : item.status === 'failed' ? 'failed' : 'pending',
+        prompt: row && draft ? draft.items[row.index]!.prompt : (item.prompt_preview ?? ''),
+        rowIndex: row?.index ?? null,
+        error: item.error ? { code: item.error.code, message: item.error.message } : null,
+        file: local?.file ?? null,
+        mime: local?.mime ?? null,
+      };
+    });
+  }
+
+  private async localFiles(batch: TrackedBatch): Promise<Map<string, { file: string; mime: string }>> {
+    const folder = batch.download.folder;
+    if (!folder) return new Map();
+    try {
+      const { readFile } = await import('node:fs/promises');
+      const record = JSON.parse(await readFile(join(this.deps.settings.get().libraryDir, folder, 'batch.json'), 'utf8')) as {
+        images: { customId: string; file: string; mime: string; imageIndex: number }[];
+      };
+      return new Map(record.images.filter((i) => i.imageIndex === 0).map((i) => [i.customId, { file: `${folder}/${i.file}`, mime: i.mime }]));
+    } catch {
+      return new Map();
+    }
+  }
+
+  async cancel(id: string): Promise<BatchView> {
+    const before = this.find(id);
+    const remote = await this.clientFor(before.profileId).cancel(id);
+    const after = this.store.put({ ...before, remote, cancelRequested: !isTerminal({ remote, goneOnServer: false }) || remote.status === 'cancelled' });
+    // Already upstream, a cancel takes effect later: keep polling, soon, until a terminal state.
+    this.poller.schedule(after, true);
+    this.changed(before, after);
+    return toView(after);
+  }
+
+  async download(id: string): Promise<BatchView> {
+    const batch = this.find(id);
+    if (batch.remote.status !== 'completed') {
+      throw new StudioError({ code: 'BATCH_IMAGE_NOT_READY', message: `The batch is ${batch.remote.status}; results come once it is completed.` });
+    }
+    void this.downloader.enqueue(batch.profileId, id);
+    return toView(this.find(id));
+  }
+
+  async deleteOutputs(id: string): Promise<BatchView> {
+    const before = this.find(id);
+    const remote = (await this.clientFor(before.profileId).deleteOutputs(id)) ?? (await this.clientFor(before.profileId).get(id));
+    const after = this.store.put({ ...before, remote });
+    this.changed(before, after);
+    return toView(after);
+  }
+
+  /** Removes the batch from the gateway's list (terminal batches only); local files stay unless asked. */
+  async deleteRecord(id: string, deleteLocalFiles: boolean): Promise<void> {
+    const batch = this.find(id);
+    if (!isTerminal(batch)) {
+      throw new StudioError({ code: 'BATCH_IMAGE_RECORD_DELETE_NOT_READY', message: 'Only a finished batch can be removed.' });
+    }
+    if (!batch.goneOnServer) {
+      try {
+        await this.clientFor(batch.profileId).deleteRecord(id);
+      } catch (err) {
+        if (StudioError.from(err).code !== 'BATCH_IMAGE_NOT_FOUND') throw err;
+      }
+    }
+    if (deleteLocalFiles && batch.download.folder) {
+      await rm(join(this.deps.settings.get().libraryDir, batch.download.folder), { recursive: true, force: true });
+    }
+    const after = this.store.put({ ...batch, hidden: true, goneOnServer: true, download: deleteLocalFiles ? { state: 'none', attempts: 0 } : batch.download });
+    this.deps.events.emit('batch.updated', toView(after));
+  }
+
+  /**
+   * A new batch of the failed items only, from the parent's saved draft: the same prompts and
+   * reference images, and for each row just as many outputs as failed. Linked to the family's root.
+   */
+  async retryFailed(id: string): Promise<{ submission: SubmissionView; batch?: BatchView }> {
+    const batch = this.find(id);
+    const draft = batch.submissionId ? this.submissions.get(batch.submissionId)?.draft : undefined;
+    if (!draft) {
+      throw new StudioError({ code: 'STUDIO_NO_DRAFT', message: 'This batch was created elsewhere; the studio does not have its prompts and references.' });
+    }
+    const failed = await this.clientFor(batch.profileId).items(id, 'failed');
+    const counts = new Map<number, number>();
+    for (const item of failed) {
+      const row = rowOfTask(draft, item.custom_id);
+      if (row) counts.set(row.index, (counts.get(row.index) ?? 0) + 1);
+    }
+    if (counts.size === 0) throw new StudioError({ code: 'STUDIO_NOTHING_TO_RETRY', message: 'No failed item of this batch can be matched to its draft.' });
+    const items = [...counts.entries()].sort(([a], [b]) => a - b).map(([index, count]) => ({ ...draft.items[index]!, outputCount: count }));
+    const used = new Set([...draft.sharedReferenceIds, ...items.flatMap((i) => i.referenceIds)]);
+    const retry: Draft = {
+      ...draft,
+      id: `${draft.id}-retry-${Date.now()}`,
+      name: `${draft.name.replace(/ \(retry( \d+)?\)$/, '')} (retry)`,
+      items,
+      references: draft.references.filter((r) => used.has(r.id)),
+      updatedAt: Date.now(),
+    };
+    return this.submit(retry, batch.rootBatchId);
+  }
+
+  costs(): CostSummary {
+    const profileId = this.activeId();
+    const days = new Map<string, CostSummary['days'][number]>();
+    for (const b of this.store.list(profileId)) {
+      if (b.hidden) continue;
+      const day = new Date(b.remote.created_at * 1000).toISOString().slice(0, 10);
+      const entry = days.get(day) ?? { day, batches: 0, estimated: 0, held: 0, actual: 0 };
+      entry.batches += 1;
+      entry.estimated += b.remote.estimated_cost;
+      // A hold is outstanding until the batch settles.
+      if (b.remote.actual_cost === null && !isTerminal(b)) entry.held += b.remote.hold_amount;
+      entry.actual += b.remote.actual_cost ?? 0;
+      days.set(day, entry);
+    }
+    const list = [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
+    const round = (n: number) => Math.round(n * 1e6) / 1e6;
+    const totals = list.reduce(
+      (t, d) => ({ batches: t.batches + d.batches, estimated: t.estimated + d.estimated, held: t.held + d.held, actual: t.actual + d.actual }),
+      { batches: 0, estimated: 0, held: 0, actual: 0 },
+    );
+    return {
+      profileId,
+      totals: { batches: totals.batches, estimated: round(totals.estimated), held: round(totals.held), actual: round(totals.actual) },
+      days: list.map((d) => ({ ...d, estimated: round(d.estimated), held: round(d.held), actual: round(d.actual) })),
+    };
+  }
+
+  async models(): Promise<string[]> {
+    return this.clientFor(this.activeId()).models();
+  }
+}

@@ -1,0 +1,41 @@
+import PQueue from 'p-queue';
+import { StudioError } from '../../../src-shared/studio-error';
+
+const LIMITED_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
+/**
+ * One download or preview request in flight per gateway account, as deployed gateways enforce;
+ * the rest wait their turn. A 429 BATCH_IMAGE_DOWNLOAD_LIMITED (another client of the same account
+ * is downloading) waits and tries again without giving up the turn.
+ */
+export class DownloadGate {
+  private queues = new Map<string, PQueue>();
+
+  constructor(private sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))) {}
+
+  /** `speed` divides the waits, for a gateway that runs faster than real time (the sandbox). */
+  run<T>(account: string, task: () => Promise<T>, options: { priority?: number; speed?: number } = {}): Promise<T> {
+    let queue = this.queues.get(account);
+    if (!queue) this.queues.set(account, (queue = new PQueue({ concurrency: 1 })));
+    const speed = Math.max(1, options.speed ?? 1);
+    return queue.add(() => this.withLimitRetries(task, speed), { priority: options.priority ?? 0, throwOnTimeout: true }) as Promise<T>;
+  }
+
+  private async withLimitRetries<T>(task: () => Promise<T>, speed: number): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await task();
+      } catch (err) {
+        const limited = err instanceof StudioError && (err.code === 'BATCH_IMAGE_DOWNLOAD_LIMITED' || err.httpStatus === 429);
+        const delay = LIMITED_DELAYS_MS[attempt];
+        if (!limited || delay === undefined) throw err;
+        await this.sleep((delay / speed) * (0.8 + Math.random() * 0.4));
+      }
+    }
+  }
+
+  pending(account: string): number {
+    const queue = this.queues.get(account);
+    return queue ? queue.size + queue.pending : 0;
+  }
+}

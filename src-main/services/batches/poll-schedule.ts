@@ -1,0 +1,29 @@
+/**
+ * The batch API's polling advice (batch-image-api.md, Events): every 10 to 15 s for the first two
+ * minutes after submission, then every 30 s, rising gradually to 60 s for long batches. Pure, so
+ * the poller and its benchmark agree on every delay.
+ */
+export function pollDelayMs(ageMs: number, random: () => number): number {
+  if (ageMs < 120_000) return 10_000 + random() * 5_000;
+  const base = ageMs < 600_000 ? 30_000 : ageMs < 1_800_000 ? 30_000 + ((ageMs - 600_000) / 1_200_000) * 30_000 : 60_000;
+  // Jitter of ±10 % keeps many batches from polling in lockstep.
+  return base * (0.9 + random() * 0.2);
+}
+
+/** After 429, 5xx or a network error: back off, honouring Retry-After, up to five minutes. */
+export function backoffDelayMs(scheduled: number, errors: number, retryAfterMs: number | undefined, random: () => number): number {
+  const backoff = Math.min(300_000, scheduled * 2 ** Math.min(errors, 5));
+  return Math.max(backoff * (0.8 + random() * 0.4), retryAfterMs ?? 0);
+}
+
+/** A small seedable generator, so a schedule can be replayed exactly. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { studioErrorSchema } from './studio-error';
+
+export const downloadStateSchema = z.object({
+  state: z.enum(['none', 'queued', 'downloading', 'verifying', 'done', 'failed', 'unavailable']),
+  /** The batch's folder under the library root, once downloaded. */
+  folder: z.string().optional(),
+  source: z.enum(['zip', 'items']).optional(),
+  images: z.number().int().optional(),
+  completedAt: z.number().int().optional(),
+  error: studioErrorSchema.optional(),
+  attempts: z.number().int().default(0),
+});
+export type DownloadState = z.infer<typeof downloadStateSchema>;
+
+/** A batch as the renderer sees it: the gateway's last known object plus what the studio knows. */
+export const batchViewSchema = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  taskName: z.string(),
+  model: z.string(),
+  status: z.string(),
+  terminal: z.boolean(),
+  itemCount: z.number().int(),
+  successCount: z.number().int(),
+  failCount: z.number().int(),
+  estimatedCost: z.number(),
+  holdAmount: z.number(),
+  actualCost: z.number().nullable(),
+  /** Unix seconds, as the gateway gives them. */
+  createdAt: z.number().int(),
+  submittedAt: z.number().int().nullable(),
+  settledAt: z.number().int().nullable(),
+  /** When the gateway will delete the outputs (about 72 h after settlement); unix seconds. */
+  outputsExpireAt: z.number().int().nullable(),
+  parentBatchId: z.string().nullable(),
+  rootBatchId: z.string(),
+  /** Submitted from this studio (prompts known) or found on the server (no prompts). */
+  origin: z.enum(['studio', 'server']),
+  hasDraft: z.boolean(),
+  cancelRequested: z.boolean(),
+  goneOnServer: z.boolean(),
+  download: downloadStateSchema,
+  lastPolledAt: z.number().int().nullable(),
+  pollError: studioErrorSchema.optional(),
+});
+export type BatchView = z.infer<typeof batchViewSchema>;
+
+export const batchItemViewSchema = z.object({
+  customId: z.string(),
+  status: z.enum(['pending', 'success', 'failed']),
+  prompt: z.string(),
+  rowIndex: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Path of the image inside the batch folder, once downloaded. */
+  file: z.string().nullable(),
+  mime: z.string().nullable(),
+});
+export type BatchItemView = z.infer<typeof batchItemViewSchema>;
+
+export const submissionViewSchema = z.object({
+  id: z.string(),
+  profileId: z.string(),
+  taskName: z.string(),
+  state: z.enum(['sending', 'unknown', 'created', 'failed']),
+  batchId: z.string().optional(),
+  attempts: z.number().int(),
+  error: studioErrorSchema.optional(),
+  createdAt: z.number().int(),
+});
+export type SubmissionView = z.infer<typeof submissionViewSchema>;
+
+export const costDaySchema = z.object({
+  day: z.string(),
+  batches: z.number().int(),
+  estimated: z.number(),
+  held: z.number(),
+  actual: z.number(),
+});
+export const costSummarySchema = z.object({
+  profileId: z.string(),
+  totals: costDaySchema.omit({ day: true }),
+  days: z.array(costDaySchema),
+});
+export type CostSummary = z.infer<typeof costSummarySchema>;
+
+export const downloadProgressSchema = z.object({
+  batchId: z.string(),
+  phase: z.enum(['downloading', 'verifying', 'items', 'done', 'failed']),
+  received: z.number().int(),
+  total: z.number().int().optional(),
+  images: z.number().int().optional(),
+  imagesTotal: z.number().int().optional(),
+});
+export type DownloadProgress = z.infer<typeof downloadProgressSchema>;
