@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo } from '../../src-shared/studio-api';
@@ -5,6 +6,7 @@ import { StudioError } from '../../src-shared/studio-error';
 import { BatchEngine } from './batches/batch-engine';
 import type { Clock } from './batches/batch-poller';
 import { ConnectionMonitor, checkProfile } from './connection/connection-monitor';
+import { lockDataFolder } from './data-folder-lock';
 import { isAllowedExternalUrl } from './external-links';
 import { EventHub } from './host/event-hub';
 import { createDispatcher, type Dispatch, type StudioHandlers } from './host/studio-dispatcher';
@@ -45,6 +47,8 @@ export interface StudioServices {
 
 /** Builds every service of the studio and the handler table both hosts serve. */
 export async function createStudioServices(options: StudioServicesOptions): Promise<StudioServices> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const unlock = lockDataFolder(options.dataDir);
   const events = new EventHub();
   const sandbox = await createSandbox({
     port: 0,
@@ -64,7 +68,8 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     references,
     events,
     clock: options.clock,
-    speedFor: (profileId) => (profiles.resolve(profileId).kind === 'sandbox' ? sandboxSpeed : (options.gatewaySpeed ?? 1)),
+    speedFor: (profileId) =>
+      profiles.resolve(profileId).kind === 'sandbox' ? sandboxSpeed : (options.gatewaySpeed ?? 1),
   });
 
   const handlers: StudioHandlers = {
@@ -141,6 +146,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     close: async () => {
       batches.stop();
       await sandbox.close();
+      unlock();
     },
   };
 }

@@ -10,7 +10,10 @@ const FLASH = 'imgvendor-3.1-flash-image';
 const services = await startServices();
 
 let draftCounter = 0;
-function draft(prompts: (string | { prompt: string; outputCount?: number; customId?: string; referenceIds?: string[] })[], extra: Partial<Draft> = {}): Draft {
+function draft(
+  prompts: (string | { prompt: string; outputCount?: number; customId?: string; referenceIds?: string[] })[],
+  extra: Partial<Draft> = {},
+): Draft {
   draftCounter++;
   return {
     id: `draft-${draftCounter}`,
@@ -19,7 +22,12 @@ function draft(prompts: (string | { prompt: string; outputCount?: number; custom
     items: prompts.map((p, i) =>
       typeof p === 'string'
         ? { customId: `row-${i + 1}`, prompt: p, outputCount: 1, referenceIds: [] }
-        : { customId: p.customId ?? `row-${i + 1}`, prompt: p.prompt, outputCount: p.outputCount ?? 1, referenceIds: p.referenceIds ?? [] },
+        : {
+            customId: p.customId ?? `row-${i + 1}`,
+            prompt: p.prompt,
+            outputCount: p.outputCount ?? 1,
+            referenceIds: p.referenceIds ?? [],
+          },
     ),
     sharedReferenceIds: [],
     references: [],
@@ -38,10 +46,15 @@ function batchOf(s: TestServices, id: string): Promise<BatchView> {
   return call(s, 'batches.get', { id });
 }
 
-const downloaded = (b: BatchView) => b.download.state === 'done' || b.download.state === 'failed' || b.download.state === 'unavailable';
+const downloaded = (b: BatchView) =>
+  b.download.state === 'done' || b.download.state === 'failed' || b.download.state === 'unavailable';
 
 async function png(color: string, size = 64): Promise<string> {
-  return (await sharp({ create: { width: size, height: size, channels: 3, background: color } }).png().toBuffer()).toString('base64');
+  return (
+    await sharp({ create: { width: size, height: size, channels: 3, background: color } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
 }
 
 describe('submit, track, download', () => {
@@ -50,10 +63,14 @@ describe('submit, track, download', () => {
     const statuses: string[] = [];
     const off = services.events.subscribe((event, payload: any) => {
       if (event === 'batch.finished') finished.push(payload.id);
-      if (event === 'batch.updated' && statuses[statuses.length - 1] !== payload.status) statuses.push(payload.status);
+      if (event === 'batch.updated' && statuses[statuses.length - 1] !== payload.status)
+        statuses.push(payload.status);
     });
     const before = services.sandbox.inspect().accounts['sk-sandbox-alice']!;
-    const shared = await call(services, 'references.add', { name: 'style.png', dataBase64: await png('#ff0000') });
+    const shared = await call(services, 'references.add', {
+      name: 'style.png',
+      dataBase64: await png('#ff0000'),
+    });
     const own = await call(services, 'references.add', { name: 'mug.png', dataBase64: await png('#00ff00') });
     const d = draft(
       [
@@ -68,9 +85,16 @@ describe('submit, track, download', () => {
     expect(created.estimatedCost).toBeGreaterThan(0);
     expect(created.holdAmount).toBeGreaterThan(created.estimatedCost);
 
-    const done = await waitUntil(() => batchOf(services, created.id), (b) => downloaded(b));
+    const done = await waitUntil(
+      () => batchOf(services, created.id),
+      (b) => downloaded(b),
+    );
     off();
-    expect(done).toMatchObject({ status: 'completed', successCount: 4, download: { state: 'done', source: 'zip', images: 4 } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      successCount: 4,
+      download: { state: 'done', source: 'zip', images: 4 },
+    });
     expect(done.outputsExpireAt).toBe(done.settledAt! + 72 * 3600);
     expect(finished).toEqual([created.id]);
     expect(statuses).toContain('completed');
@@ -80,16 +104,31 @@ describe('submit, track, download', () => {
 
     const libraryDir = (await call(services, 'settings.get')).libraryDir;
     const folder = join(libraryDir, done.download.folder!);
-    expect(readdirSync(folder).sort()).toEqual(['batch.json', 'errors.json', 'images', 'manifest.json', 'references']);
+    expect(readdirSync(folder).sort()).toEqual([
+      'batch.json',
+      'errors.json',
+      'images',
+      'manifest.json',
+      'references',
+    ]);
     const images = readdirSync(join(folder, 'images')).sort();
     expect(images).toEqual(['row-1.png', 'row-2_01.png', 'row-2_02.png', 'slate_01.png']);
-    for (const file of images) expect((await sharp(join(folder, 'images', file)).metadata()).format).toBe('png');
+    for (const file of images)
+      expect((await sharp(join(folder, 'images', file)).metadata()).format).toBe('png');
     const record = JSON.parse(readFileSync(join(folder, 'batch.json'), 'utf8'));
     expect(record.format).toBe('batch-image-studio.batch/1');
     expect(record.batch.id).toBe(created.id);
-    expect(record.draft.items.map((i: any) => i.prompt)).toEqual(['A mug on linen, 亚麻布上的杯子', 'A mug on oak', 'A mug on slate']);
+    expect(record.draft.items.map((i: any) => i.prompt)).toEqual([
+      'A mug on linen, 亚麻布上的杯子',
+      'A mug on oak',
+      'A mug on slate',
+    ]);
     expect(record.lineage).toEqual({ rootBatchId: created.id, parentBatchId: null });
-    expect(record.images.find((i: any) => i.customId === 'row-2_02')).toMatchObject({ rowIndex: 1, prompt: 'A mug on oak', file: 'images/row-2_02.png' });
+    expect(record.images.find((i: any) => i.customId === 'row-2_02')).toMatchObject({
+      rowIndex: 1,
+      prompt: 'A mug on oak',
+      file: 'images/row-2_02.png',
+    });
     expect(record.references.map((r: any) => r.name).sort()).toEqual(['mug.png', 'style.png']);
     for (const ref of record.references) expect(existsSync(join(folder, ref.file))).toBe(true);
     expect(JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')).success_count).toBe(4);
@@ -97,7 +136,11 @@ describe('submit, track, download', () => {
     expect(readdirSync(join(libraryDir, '.studio-staging'))).toEqual([]);
 
     const items = await call(services, 'batches.items', { id: created.id });
-    expect(items.find((i: any) => i.customId === 'row-1')).toMatchObject({ status: 'success', prompt: 'A mug on linen, 亚麻布上的杯子', rowIndex: 0 });
+    expect(items.find((i: any) => i.customId === 'row-1')).toMatchObject({
+      status: 'success',
+      prompt: 'A mug on linen, 亚麻布上的杯子',
+      rowIndex: 0,
+    });
     expect(items.find((i: any) => i.customId === 'row-1').file).toContain('images/row-1.png');
   });
 
@@ -107,16 +150,26 @@ describe('submit, track, download', () => {
     // The gateway put images/../../outside.png in its ZIP: refused, so the images came one by one.
     expect(done.download).toMatchObject({ state: 'done', source: 'items', images: 2 });
     const libraryDir = (await call(services, 'settings.get')).libraryDir;
-    expect(readdirSync(join(libraryDir, done.download.folder!, 'images')).sort()).toEqual(['__.._outside.png', 'row-2.png']);
+    expect(readdirSync(join(libraryDir, done.download.folder!, 'images')).sort()).toEqual([
+      '__.._outside.png',
+      'row-2.png',
+    ]);
     expect(existsSync(join(libraryDir, '..', 'outside.png'))).toBe(false);
     expect(existsSync(join(libraryDir, 'outside.png'))).toBe(false);
   });
 
   it('converts a reference image the gateway does not take into PNG', async () => {
-    const gif = (await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123456' } }).gif().toBuffer()).toString('base64');
+    const gif = (
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123456' } })
+        .gif()
+        .toBuffer()
+    ).toString('base64');
     const ref = await call(services, 'references.add', { name: 'old.gif', dataBase64: gif });
     expect(ref).toMatchObject({ mime: 'image/png', name: 'old.png', converted: true, width: 32 });
-    const bad = await services.dispatch('references.add', { name: 'notes.txt', dataBase64: Buffer.from('hello').toString('base64') });
+    const bad = await services.dispatch('references.add', {
+      name: 'notes.txt',
+      dataBase64: Buffer.from('hello').toString('base64'),
+    });
     expect(!bad.ok && bad.error.code).toBe('STUDIO_REFERENCE_UNREADABLE');
   });
 
@@ -153,7 +206,11 @@ describe('exactly once', () => {
     services.sandbox.faults.set('submit_failed=#1');
     const d = draft(['definite']);
     const first = await services.dispatch('batches.submit', { draft: d });
-    expect(!first.ok && first.error).toMatchObject({ code: 'BATCH_IMAGE_PROVIDER_SUBMIT_FAILED', httpStatus: 502, source: 'gateway' });
+    expect(!first.ok && first.error).toMatchObject({
+      code: 'BATCH_IMAGE_PROVIDER_SUBMIT_FAILED',
+      httpStatus: 502,
+      source: 'gateway',
+    });
     expect(!first.ok && first.error.requestId).toBeTruthy();
     const failed = (await call(services, 'batches.submissions')).filter((s: any) => s.state === 'failed');
     expect(failed.length).toBeGreaterThan(0);
@@ -170,7 +227,10 @@ describe('exactly once', () => {
     await call(services, 'profiles.activate', { id: saved.id });
     try {
       const result = await services.dispatch('batches.submit', { draft: draft(['too expensive']) });
-      expect(!result.ok && result.error).toMatchObject({ code: 'BATCH_IMAGE_INSUFFICIENT_BALANCE', httpStatus: 402 });
+      expect(!result.ok && result.error).toMatchObject({
+        code: 'BATCH_IMAGE_INSUFFICIENT_BALANCE',
+        httpStatus: 402,
+      });
     } finally {
       await call(services, 'profiles.activate', { id: 'sandbox' });
     }
@@ -179,19 +239,23 @@ describe('exactly once', () => {
 
 describe('actions', () => {
   it('retries the failed items from the saved draft, linked to the root, and shows the family', async () => {
-    const shared = await call(services, 'references.add', { name: 'keep.png', dataBase64: await png('#0000ff') });
+    const shared = await call(services, 'references.add', {
+      name: 'keep.png',
+      dataBase64: await png('#0000ff'),
+    });
     const d = draft(
-      [
-        'works',
-        { prompt: 'breaks [fail:SAFETY_BLOCKED]', outputCount: 2 },
-        { prompt: 'also works' },
-      ],
+      ['works', { prompt: 'breaks [fail:SAFETY_BLOCKED]', outputCount: 2 }, { prompt: 'also works' }],
       { sharedReferenceIds: [shared.id], references: [shared] },
     );
     const root = await submit(services, d);
     const done = await waitUntil(() => batchOf(services, root.id), downloaded);
     expect(done).toMatchObject({ successCount: 2, failCount: 2 });
-    const failures = JSON.parse(readFileSync(join((await call(services, 'settings.get')).libraryDir, done.download.folder!, 'batch.json'), 'utf8')).failures;
+    const failures = JSON.parse(
+      readFileSync(
+        join((await call(services, 'settings.get')).libraryDir, done.download.folder!, 'batch.json'),
+        'utf8',
+      ),
+    ).failures;
     expect(failures.map((f: any) => [f.customId, f.code, f.rowIndex])).toEqual([
       ['row-2_01', 'SAFETY_BLOCKED', 1],
       ['row-2_02', 'SAFETY_BLOCKED', 1],
@@ -199,9 +263,14 @@ describe('actions', () => {
 
     const retry = await call(services, 'batches.retryFailed', { id: root.id });
     expect(retry.batch).toMatchObject({ parentBatchId: root.id, rootBatchId: root.id, itemCount: 2 });
-    const child = await waitUntil(() => batchOf(services, retry.batch.id), (b) => b.terminal);
+    const child = await waitUntil(
+      () => batchOf(services, retry.batch.id),
+      (b) => b.terminal,
+    );
     expect(child.status).toBe('failed'); // the prompt still says [fail]
-    const submission = services.batches.submissions.get(services.batches.store.get('sandbox', child.id)!.submissionId!)!;
+    const submission = services.batches.submissions.get(
+      services.batches.store.get('sandbox', child.id)!.submissionId!,
+    )!;
     expect(submission.draft.items).toEqual([{ ...d.items[1], outputCount: 2 }]);
     expect(submission.draft.sharedReferenceIds).toEqual([shared.id]);
     expect(submission.draft.name).toBe(`${d.name} (retry)`);
@@ -215,10 +284,16 @@ describe('actions', () => {
   it('cancel keeps polling until the batch is terminal', async () => {
     const slow = await startServices({ sandboxTimeScale: 40 });
     const created = await submit(slow, draft(['to cancel 1', 'to cancel 2']));
-    await waitUntil(() => batchOf(slow, created.id), (b) => b.status === 'running');
+    await waitUntil(
+      () => batchOf(slow, created.id),
+      (b) => b.status === 'running',
+    );
     const answer = await call(slow, 'batches.cancel', { id: created.id });
     expect(answer).toMatchObject({ status: 'running', cancelRequested: true });
-    const end = await waitUntil(() => batchOf(slow, created.id), (b) => b.terminal);
+    const end = await waitUntil(
+      () => batchOf(slow, created.id),
+      (b) => b.terminal,
+    );
     expect(end.status).toBe('cancelled');
     expect(slow.batches.poller.isScheduled('sandbox', created.id)).toBe(false);
   });
@@ -231,7 +306,10 @@ describe('actions', () => {
     const folder = join((await call(services, 'settings.get')).libraryDir, done.download.folder!);
     await services.batches.downloader.enqueue('sandbox', created.id);
     const after = await batchOf(services, created.id);
-    expect(after.download).toMatchObject({ state: 'unavailable', error: { code: 'BATCH_IMAGE_OUTPUT_DELETED', httpStatus: 410 } });
+    expect(after.download).toMatchObject({
+      state: 'unavailable',
+      error: { code: 'BATCH_IMAGE_OUTPUT_DELETED', httpStatus: 410 },
+    });
     expect(existsSync(join(folder, 'images', 'row-1.png'))).toBe(true);
   });
 
@@ -244,13 +322,17 @@ describe('actions', () => {
     await call(services, 'batches.deleteRecord', { id: created.id });
     expect((await call(services, 'batches.list')).some((b: BatchView) => b.id === created.id)).toBe(false);
     expect(existsSync(folder)).toBe(true);
-    const gone = await fetch(`${services.sandbox.url}/v1/images/batches/${created.id}`, { headers: { authorization: 'Bearer sk-sandbox-alice' } });
+    const gone = await fetch(`${services.sandbox.url}/v1/images/batches/${created.id}`, {
+      headers: { authorization: 'Bearer sk-sandbox-alice' },
+    });
     expect(gone.status).toBe(404);
 
     const other = await submit(services, draft(['record 2']));
     const otherDone = await waitUntil(() => batchOf(services, other.id), downloaded);
     await call(services, 'batches.deleteRecord', { id: other.id, deleteLocalFiles: true });
-    expect(existsSync(join((await call(services, 'settings.get')).libraryDir, otherDone.download.folder!))).toBe(false);
+    expect(
+      existsSync(join((await call(services, 'settings.get')).libraryDir, otherDone.download.folder!)),
+    ).toBe(false);
   });
 
   it('falls back to per-item downloads when the ZIP keeps arriving truncated', async () => {
@@ -261,7 +343,9 @@ describe('actions', () => {
       expect(done.download).toMatchObject({ state: 'done', source: 'items', images: 2 });
       const folder = join((await call(services, 'settings.get')).libraryDir, done.download.folder!);
       expect(readdirSync(join(folder, 'images')).sort()).toEqual(['row-1.png', 'row-2.png']);
-      expect(JSON.parse(readFileSync(join(folder, 'errors.json'), 'utf8'))).toEqual([{ custom_id: 'row-3', code: 'PROVIDER_ITEM_FAILED', message: expect.any(String) }]);
+      expect(JSON.parse(readFileSync(join(folder, 'errors.json'), 'utf8'))).toEqual([
+        { custom_id: 'row-3', code: 'PROVIDER_ITEM_FAILED', message: expect.any(String) },
+      ]);
     } finally {
       services.sandbox.faults.set('');
     }
@@ -271,14 +355,28 @@ describe('actions', () => {
     const res = await fetch(`${services.sandbox.url}/v1/images/batches`, {
       method: 'POST',
       headers: { authorization: 'Bearer sk-sandbox-alice', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: FLASH, task_name: 'made by a script', items: [{ custom_id: 'x', prompt: 'from elsewhere' }] }),
+      body: JSON.stringify({
+        model: FLASH,
+        task_name: 'made by a script',
+        items: [{ custom_id: 'x', prompt: 'from elsewhere' }],
+      }),
     });
     const elsewhere = (await res.json()) as { id: string };
     const result = await call(services, 'batches.sync', {});
     expect(result.added).toBeGreaterThanOrEqual(1);
     const found = await waitUntil(() => batchOf(services, elsewhere.id), downloaded);
-    expect(found).toMatchObject({ origin: 'server', hasDraft: false, taskName: 'made by a script', download: { state: 'done' } });
-    const record = JSON.parse(readFileSync(join((await call(services, 'settings.get')).libraryDir, found.download.folder!, 'batch.json'), 'utf8'));
+    expect(found).toMatchObject({
+      origin: 'server',
+      hasDraft: false,
+      taskName: 'made by a script',
+      download: { state: 'done' },
+    });
+    const record = JSON.parse(
+      readFileSync(
+        join((await call(services, 'settings.get')).libraryDir, found.download.folder!, 'batch.json'),
+        'utf8',
+      ),
+    );
     expect(record.draft).toBeNull();
     expect(record.images[0]).toMatchObject({ customId: 'x', prompt: 'from elsewhere' });
     const retry = await services.dispatch('batches.retryFailed', { id: elsewhere.id });

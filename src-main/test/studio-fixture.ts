@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { FileSecretStore } from '../services/secrets/secret-store';
-import { createStudioServices, type StudioServices, type StudioServicesOptions } from '../services/studio-services';
+import {
+  createStudioServices,
+  type StudioServices,
+  type StudioServicesOptions,
+} from '../services/studio-services';
 
 export type TestServices = StudioServices & { dataDir: string };
 
@@ -20,7 +24,11 @@ export async function startServices(
     host: 'browser',
     version: '0.0.0-test',
     dataDir,
-    store: new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'settings', projectName: 'studio-test' }),
+    store: new Conf<Record<string, unknown>>({
+      cwd: dataDir,
+      configName: 'settings',
+      projectName: 'studio-test',
+    }),
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale: 1000,
     ...options,
@@ -38,7 +46,11 @@ export async function call(services: StudioServices, method: string, input: unkn
 }
 
 /** Waits until a condition on the studio's state holds, as a person watching the screen would. */
-export async function waitUntil<T>(probe: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

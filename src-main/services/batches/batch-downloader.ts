@@ -41,7 +41,10 @@ export class BatchDownloader {
   constructor(private deps: DownloaderDeps) {}
 
   private set(batch: TrackedBatch, download: Partial<DownloadState>): TrackedBatch {
-    const next = this.deps.store.update(batch.profileId, batch.id, (b) => ({ ...b, download: { ...b.download, ...download } }))!;
+    const next = this.deps.store.update(batch.profileId, batch.id, (b) => ({
+      ...b,
+      download: { ...b.download, ...download },
+    }))!;
     this.deps.onChange(next);
     return next;
   }
@@ -97,8 +100,16 @@ export class BatchDownloader {
             zipFile,
             targetDir: join(dir, 'images'),
             expectedSuccessCount: batch.remote.success_count,
-            nameFor: (customId, index, ext) => names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
-            onImage: (done, total) => this.deps.onProgress({ batchId, phase: 'verifying', received: 0, images: done, imagesTotal: total }),
+            nameFor: (customId, index, ext) =>
+              names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
+            onImage: (done, total) =>
+              this.deps.onProgress({
+                batchId,
+                phase: 'verifying',
+                received: 0,
+                images: done,
+                imagesTotal: total,
+              }),
           });
           await rm(zipFile, { force: true });
           images = result.images.map((i) => ({ ...i, file: `images/${i.file}` }));
@@ -117,7 +128,7 @@ export class BatchDownloader {
       if (!images) {
         source = 'items';
         staging = await newStagingDir(root, batchId);
-        items = await client.items(batchId, 'all');
+        items = await this.withRetries(profileId, () => client.items(batchId, 'all'));
         ({ images, errors } = await this.downloadItems(batch, client, account, staging, items));
       }
       if (!draft && !items) items = await client.items(batchId, 'all').catch(() => undefined);
@@ -126,8 +137,21 @@ export class BatchDownloader {
       const file = await this.batchFile(batch, draft, images, errors, items, source, staging!);
       const folder = await publishBatchFolder(root, staging!, batchFolderName(batch.remote), file);
       staging = undefined;
-      this.set(batch, { state: 'done', folder, source, images: images.length, completedAt: Date.now(), error: undefined });
-      this.deps.onProgress({ batchId, phase: 'done', received: 0, images: images.length, imagesTotal: images.length });
+      this.set(batch, {
+        state: 'done',
+        folder,
+        source,
+        images: images.length,
+        completedAt: Date.now(),
+        error: undefined,
+      });
+      this.deps.onProgress({
+        batchId,
+        phase: 'done',
+        received: 0,
+        images: images.length,
+        imagesTotal: images.length,
+      });
     } catch (err) {
       const error = StudioError.from(err);
       if (staging) await rm(staging, { recursive: true, force: true });
@@ -146,9 +170,24 @@ export class BatchDownloader {
     }
   }
 
+  /** A few quick tries for one request that failed in a way a retry can fix. */
+  private async withRetries<T>(profileId: string, task: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await task();
+      } catch (err) {
+        const error = StudioError.from(err);
+        if (!error.retryable || attempt >= 3) throw error;
+        await new Promise((r) => setTimeout(r, (500 * 2 ** attempt) / this.deps.speedFor(profileId)));
+      }
+    }
+  }
+
   /** Errors no other attempt or route can fix: the outputs are gone, or the batch is. */
   private final(error: StudioError): boolean {
-    return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(error.code);
+    return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(
+      error.code,
+    );
   }
 
   /** A JSON error sent with a ZIP content type is caught here, before any parsing. */
@@ -159,7 +198,11 @@ export class BatchDownloader {
       await handle.read(head, 0, 4, 0);
       if (head.readUInt32LE(0) !== 0x04034b50) {
         const text = (await readFile(file, 'utf8').catch(() => '')).slice(0, 300);
-        throw new StudioError({ code: 'STUDIO_ZIP_REJECTED', message: `The download is not a ZIP archive: ${text}`, retryable: true });
+        throw new StudioError({
+          code: 'STUDIO_ZIP_REJECTED',
+          message: `The download is not a ZIP archive: ${text}`,
+          retryable: true,
+        });
       }
     } finally {
       await handle.close();
@@ -181,34 +224,65 @@ export class BatchDownloader {
       const count = Math.max(1, item.image_count);
       for (let index = 0; index < count; index++) {
         const part = join(staging, `item-${images.length}.part`);
-        const { contentType } = await this.deps.gate.run(
-          account,
-          () => client.downloadTo(client.contentPath(batch.id, item.custom_id, index), part, () => undefined),
-          { speed: this.deps.speedFor(batch.profileId) },
+        const { contentType } = await this.withRetries(batch.profileId, () =>
+          this.deps.gate.run(
+            account,
+            () =>
+              client.downloadTo(client.contentPath(batch.id, item.custom_id, index), part, () => undefined),
+            { speed: this.deps.speedFor(batch.profileId) },
+          ),
         );
         const data = await readFile(part);
         await rm(part, { force: true });
         // Gateways may say application/octet-stream: the bytes decide.
         const mime = sniffImageType(data.subarray(0, 16));
         if (!mime) {
-          throw new StudioError({ code: 'STUDIO_IMAGE_INVALID', message: `The image of ${item.custom_id} is not a PNG, JPEG or WebP (${contentType}).`, retryable: true });
+          throw new StudioError({
+            code: 'STUDIO_IMAGE_INVALID',
+            message: `The image of ${item.custom_id} is not a PNG, JPEG or WebP (${contentType}).`,
+            retryable: true,
+          });
         }
-        const name = names.take(safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id), EXTENSION_OF_MIME[mime]!);
+        const name = names.take(
+          safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id),
+          EXTENSION_OF_MIME[mime]!,
+        );
         await writeFile(join(staging, 'images', name), data, { flag: 'wx' });
-        images.push({ customId: item.custom_id, imageIndex: index, file: `images/${name}`, mime, bytes: data.length });
-        this.deps.onProgress({ batchId: batch.id, phase: 'items', received: 0, images: images.length, imagesTotal: successes.length });
+        images.push({
+          customId: item.custom_id,
+          imageIndex: index,
+          file: `images/${name}`,
+          mime,
+          bytes: data.length,
+        });
+        this.deps.onProgress({
+          batchId: batch.id,
+          phase: 'items',
+          received: 0,
+          images: images.length,
+          imagesTotal: successes.length,
+        });
       }
     }
     const errors = items
       .filter((i) => i.status === 'failed')
-      .map((i) => ({ custom_id: i.custom_id, code: i.error?.code ?? 'UNKNOWN', message: i.error?.message ?? '' }));
+      .map((i) => ({
+        custom_id: i.custom_id,
+        code: i.error?.code ?? 'UNKNOWN',
+        message: i.error?.message ?? '',
+      }));
     const manifest = {
       batch_id: batch.id,
       model: batch.remote.model,
       item_count: batch.remote.item_count,
       success_count: images.length,
       fail_count: errors.length,
-      files: images.map((i) => ({ custom_id: i.customId, filename: i.file, mime_type: i.mime, image_index: i.imageIndex })),
+      files: images.map((i) => ({
+        custom_id: i.customId,
+        filename: i.file,
+        mime_type: i.mime,
+        image_index: i.imageIndex,
+      })),
     };
     await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     await writeFile(join(staging, 'errors.json'), `${JSON.stringify(errors, null, 2)}\n`);
@@ -227,7 +301,10 @@ export class BatchDownloader {
     const previews = new Map((items ?? []).map((i) => [i.custom_id, i.prompt_preview ?? '']));
     const promptOf = (customId: string) => {
       const row = draft ? rowOfTask(draft, customId) : undefined;
-      return { rowIndex: row?.index ?? null, prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? '') };
+      return {
+        rowIndex: row?.index ?? null,
+        prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? ''),
+      };
     };
     const references: BatchFile['references'] = [];
     if (draft) {
@@ -249,7 +326,12 @@ export class BatchDownloader {
       draft,
       references,
       images: images.map((i) => ({ ...i, ...promptOf(i.customId) })),
-      failures: errors.map((e) => ({ customId: e.custom_id, code: e.code, message: e.message, ...promptOf(e.custom_id) })),
+      failures: errors.map((e) => ({
+        customId: e.custom_id,
+        code: e.code,
+        message: e.message,
+        ...promptOf(e.custom_id),
+      })),
       download: { source, downloadedAt: new Date().toISOString() },
     };
   }

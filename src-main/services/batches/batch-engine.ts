@@ -32,7 +32,10 @@ export interface BatchEngineDeps {
 }
 
 function notFound(id: string): StudioError {
-  return new StudioError({ code: 'STUDIO_BATCH_NOT_FOUND', message: `The studio does not know batch ${id}.` });
+  return new StudioError({
+    code: 'STUDIO_BATCH_NOT_FOUND',
+    message: `The studio does not know batch ${id}.`,
+  });
 }
 
 /**
@@ -48,6 +51,7 @@ export class BatchEngine {
   readonly submitter: BatchSubmitter;
   readonly gate = new DownloadGate();
   private clients = new Map<string, BatchClient>();
+  private retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(private deps: BatchEngineDeps) {
     this.store = new BatchStore(join(deps.dataDir, 'batches'));
@@ -71,7 +75,10 @@ export class BatchEngine {
       accountOf: (p) => this.accountOf(p),
       speedFor: (p) => this.speedFor(p),
       profileName: (p) => deps.profiles.list().find((x) => x.id === p)?.name ?? p,
-      onChange: (batch) => deps.events.emit('batch.updated', toView(batch)),
+      onChange: (batch) => {
+        deps.events.emit('batch.updated', toView(batch));
+        if (batch.download.state === 'failed') this.retryDownloadLater(batch);
+      },
       onProgress: (progress) => deps.events.emit('download.progress', progress),
     });
     this.submitter = new BatchSubmitter({
@@ -98,22 +105,27 @@ export class BatchEngine {
   /** One client per profile, made again when its address or key changes. */
   clientFor(profileId: string): BatchClient {
     const profile = this.deps.profiles.resolve(profileId);
-    if (!profile.gatewayKey) throw new StudioError({ code: 'STUDIO_KEY_MISSING', message: 'This profile has no API key.' });
+    if (!profile.gatewayKey)
+      throw new StudioError({ code: 'STUDIO_KEY_MISSING', message: 'This profile has no API key.' });
     const id = `${profileId}|${profile.baseUrl}|${createHash('sha256').update(profile.gatewayKey).digest('hex')}`;
     let client = this.clients.get(id);
-    if (!client) this.clients.set(id, (client = new BatchClient({ baseUrl: profile.baseUrl, key: profile.gatewayKey })));
+    if (!client)
+      this.clients.set(id, (client = new BatchClient({ baseUrl: profile.baseUrl, key: profile.gatewayKey })));
     return client;
   }
 
   /** Downloads are limited per gateway account, which may serve several profiles. */
   private accountOf(profileId: string): string {
     const profile = this.deps.profiles.resolve(profileId);
-    return `${profile.baseUrl}|${createHash('sha256').update(profile.gatewayKey ?? '').digest('hex')}`;
+    return `${profile.baseUrl}|${createHash('sha256')
+      .update(profile.gatewayKey ?? '')
+      .digest('hex')}`;
   }
 
   /** Resumes after a start: half-done downloads are discarded and redone, unknown submissions resent. */
   async start(): Promise<void> {
-    await clearStaging(this.deps.settings.get().libraryDir);
+    // Leftovers only cost disk space; they never block a start.
+    await clearStaging(this.deps.settings.get().libraryDir).catch(() => undefined);
     this.poller.start();
     for (const profileId of this.profileIds()) {
       for (const batch of this.store.list(profileId)) this.maybeDownload(batch, true);
@@ -123,6 +135,8 @@ export class BatchEngine {
 
   stop(): void {
     this.poller.stop();
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
   }
 
   private activeId(): string {
@@ -138,7 +152,8 @@ export class BatchEngine {
   private changed(before: TrackedBatch | undefined, after: TrackedBatch): void {
     this.deps.events.emit('batch.updated', toView(after));
     if (before?.remote.status !== after.remote.status || !before) this.maybeDownload(after, false);
-    if (before && !isTerminal(before) && isTerminal(after)) this.deps.events.emit('batch.finished', toView(after));
+    if (before && !isTerminal(before) && isTerminal(after))
+      this.deps.events.emit('batch.finished', toView(after));
   }
 
   private maybeDownload(batch: TrackedBatch, resuming: boolean): void {
@@ -149,9 +164,31 @@ export class BatchEngine {
     if (interrupted || auto) void this.downloader.enqueue(batch.profileId, batch.id);
   }
 
+  /**
+   * A download that failed in a way time can fix is tried again, later each time: a paid image is
+   * never given up on while the gateway still has it. The user can also press Download.
+   */
+  private retryDownloadLater(batch: TrackedBatch): void {
+    const attempts = batch.download.attempts;
+    if (batch.download.error && !batch.download.error.retryable && batch.download.error.source !== 'network')
+      return;
+    if (attempts >= 12) return;
+    const delay = Math.min(30 * 60_000, 5_000 * 2 ** Math.min(attempts, 9)) / this.speedFor(batch.profileId);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      const current = this.store.get(batch.profileId, batch.id);
+      if (current?.download.state === 'failed' && !current.hidden)
+        void this.downloader.enqueue(batch.profileId, batch.id);
+    }, delay);
+    timer.unref();
+    this.retryTimers.add(timer);
+  }
+
   private recordCreated(submission: Submission, remote: WireBatch): void {
     const existing = this.store.get(submission.profileId, remote.id);
-    const parent = submission.parentBatchId ? this.store.get(submission.profileId, submission.parentBatchId) : undefined;
+    const parent = submission.parentBatchId
+      ? this.store.get(submission.profileId, submission.parentBatchId)
+      : undefined;
     const parentId = remote.parent_batch_id ?? submission.parentBatchId ?? null;
     const batch = this.store.put({
       ...(existing ?? {
@@ -213,7 +250,10 @@ export class BatchEngine {
       .map((s) => this.submissionView(s));
   }
 
-  async submit(draft: Draft, parentBatchId?: string): Promise<{ submission: SubmissionView; batch?: BatchView }> {
+  async submit(
+    draft: Draft,
+    parentBatchId?: string,
+  ): Promise<{ submission: SubmissionView; batch?: BatchView }> {
     const profileId = this.activeId();
     const submission = await this.submitter.submit(profileId, draft, parentBatchId);
     this.emitSubmission(submission);
@@ -231,7 +271,8 @@ export class BatchEngine {
     for (const r of remote) {
       const existing = this.store.get(profileId, r.id);
       if (existing) {
-        if (existing.remote.status === r.status && existing.remote.success_count === r.success_count) continue;
+        if (existing.remote.status === r.status && existing.remote.success_count === r.success_count)
+          continue;
         const next = this.store.put({ ...existing, remote: r });
         this.poller.schedule(next);
         this.changed(existing, next);
@@ -274,7 +315,14 @@ export class BatchEngine {
       if (files.size === 0 && !draft) throw err;
       remote = undefined;
     }
-    const entries = remote ?? [...files.keys()].map((customId) => ({ custom_id: customId, status: 'success', prompt_preview: '', error: null }));
+    const entries =
+      remote ??
+      [...files.keys()].map((customId) => ({
+        custom_id: customId,
+        status: 'success',
+        prompt_preview: '',
+        error: null,
+      }));
     return entries.map((item) => {
       const row = draft ? rowOfTask(draft, item.custom_id) : undefined;
       const local = files.get(item.custom_id);
@@ -295,10 +343,16 @@ export class BatchEngine {
     if (!folder) return new Map();
     try {
       const { readFile } = await import('node:fs/promises');
-      const record = JSON.parse(await readFile(join(this.deps.settings.get().libraryDir, folder, 'batch.json'), 'utf8')) as {
+      const record = JSON.parse(
+        await readFile(join(this.deps.settings.get().libraryDir, folder, 'batch.json'), 'utf8'),
+      ) as {
         images: { customId: string; file: string; mime: string; imageIndex: number }[];
       };
-      return new Map(record.images.filter((i) => i.imageIndex === 0).map((i) => [i.customId, { file: `${folder}/${i.file}`, mime: i.mime }]));
+      return new Map(
+        record.images
+          .filter((i) => i.imageIndex === 0)
+          .map((i) => [i.customId, { file: `${folder}/${i.file}`, mime: i.mime }]),
+      );
     } catch {
       return new Map();
     }
@@ -307,7 +361,11 @@ export class BatchEngine {
   async cancel(id: string): Promise<BatchView> {
     const before = this.find(id);
     const remote = await this.clientFor(before.profileId).cancel(id);
-    const after = this.store.put({ ...before, remote, cancelRequested: !isTerminal({ remote, goneOnServer: false }) || remote.status === 'cancelled' });
+    const after = this.store.put({
+      ...before,
+      remote,
+      cancelRequested: !isTerminal({ remote, goneOnServer: false }) || remote.status === 'cancelled',
+    });
     // Already upstream, a cancel takes effect later: keep polling, soon, until a terminal state.
     this.poller.schedule(after, true);
     this.changed(before, after);
@@ -317,7 +375,10 @@ export class BatchEngine {
   async download(id: string): Promise<BatchView> {
     const batch = this.find(id);
     if (batch.remote.status !== 'completed') {
-      throw new StudioError({ code: 'BATCH_IMAGE_NOT_READY', message: `The batch is ${batch.remote.status}; results come once it is completed.` });
+      throw new StudioError({
+        code: 'BATCH_IMAGE_NOT_READY',
+        message: `The batch is ${batch.remote.status}; results come once it is completed.`,
+      });
     }
     void this.downloader.enqueue(batch.profileId, id);
     return toView(this.find(id));
@@ -325,7 +386,9 @@ export class BatchEngine {
 
   async deleteOutputs(id: string): Promise<BatchView> {
     const before = this.find(id);
-    const remote = (await this.clientFor(before.profileId).deleteOutputs(id)) ?? (await this.clientFor(before.profileId).get(id));
+    const remote =
+      (await this.clientFor(before.profileId).deleteOutputs(id)) ??
+      (await this.clientFor(before.profileId).get(id));
     const after = this.store.put({ ...before, remote });
     this.changed(before, after);
     return toView(after);
@@ -335,7 +398,10 @@ export class BatchEngine {
   async deleteRecord(id: string, deleteLocalFiles: boolean): Promise<void> {
     const batch = this.find(id);
     if (!isTerminal(batch)) {
-      throw new StudioError({ code: 'BATCH_IMAGE_RECORD_DELETE_NOT_READY', message: 'Only a finished batch can be removed.' });
+      throw new StudioError({
+        code: 'BATCH_IMAGE_RECORD_DELETE_NOT_READY',
+        message: 'Only a finished batch can be removed.',
+      });
     }
     if (!batch.goneOnServer) {
       try {
@@ -345,9 +411,17 @@ export class BatchEngine {
       }
     }
     if (deleteLocalFiles && batch.download.folder) {
-      await rm(join(this.deps.settings.get().libraryDir, batch.download.folder), { recursive: true, force: true });
+      await rm(join(this.deps.settings.get().libraryDir, batch.download.folder), {
+        recursive: true,
+        force: true,
+      });
     }
-    const after = this.store.put({ ...batch, hidden: true, goneOnServer: true, download: deleteLocalFiles ? { state: 'none', attempts: 0 } : batch.download });
+    const after = this.store.put({
+      ...batch,
+      hidden: true,
+      goneOnServer: true,
+      download: deleteLocalFiles ? { state: 'none', attempts: 0 } : batch.download,
+    });
     this.deps.events.emit('batch.updated', toView(after));
   }
 
@@ -359,7 +433,10 @@ export class BatchEngine {
     const batch = this.find(id);
     const draft = batch.submissionId ? this.submissions.get(batch.submissionId)?.draft : undefined;
     if (!draft) {
-      throw new StudioError({ code: 'STUDIO_NO_DRAFT', message: 'This batch was created elsewhere; the studio does not have its prompts and references.' });
+      throw new StudioError({
+        code: 'STUDIO_NO_DRAFT',
+        message: 'This batch was created elsewhere; the studio does not have its prompts and references.',
+      });
     }
     const failed = await this.clientFor(batch.profileId).items(id, 'failed');
     const counts = new Map<number, number>();
@@ -367,8 +444,14 @@ export class BatchEngine {
       const row = rowOfTask(draft, item.custom_id);
       if (row) counts.set(row.index, (counts.get(row.index) ?? 0) + 1);
     }
-    if (counts.size === 0) throw new StudioError({ code: 'STUDIO_NOTHING_TO_RETRY', message: 'No failed item of this batch can be matched to its draft.' });
-    const items = [...counts.entries()].sort(([a], [b]) => a - b).map(([index, count]) => ({ ...draft.items[index]!, outputCount: count }));
+    if (counts.size === 0)
+      throw new StudioError({
+        code: 'STUDIO_NOTHING_TO_RETRY',
+        message: 'No failed item of this batch can be matched to its draft.',
+      });
+    const items = [...counts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, count]) => ({ ...draft.items[index]!, outputCount: count }));
     const used = new Set([...draft.sharedReferenceIds, ...items.flatMap((i) => i.referenceIds)]);
     const retry: Draft = {
       ...draft,
@@ -398,13 +481,28 @@ export class BatchEngine {
     const list = [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
     const round = (n: number) => Math.round(n * 1e6) / 1e6;
     const totals = list.reduce(
-      (t, d) => ({ batches: t.batches + d.batches, estimated: t.estimated + d.estimated, held: t.held + d.held, actual: t.actual + d.actual }),
+      (t, d) => ({
+        batches: t.batches + d.batches,
+        estimated: t.estimated + d.estimated,
+        held: t.held + d.held,
+        actual: t.actual + d.actual,
+      }),
       { batches: 0, estimated: 0, held: 0, actual: 0 },
     );
     return {
       profileId,
-      totals: { batches: totals.batches, estimated: round(totals.estimated), held: round(totals.held), actual: round(totals.actual) },
-      days: list.map((d) => ({ ...d, estimated: round(d.estimated), held: round(d.held), actual: round(d.actual) })),
+      totals: {
+        batches: totals.batches,
+        estimated: round(totals.estimated),
+        held: round(totals.held),
+        actual: round(totals.actual),
+      },
+      days: list.map((d) => ({
+        ...d,
+        estimated: round(d.estimated),
+        held: round(d.held),
+        actual: round(d.actual),
+      })),
     };
   }
 

@@ -111,11 +111,14 @@ export class BatchPoller {
     if (next === undefined || next >= this.timerAt) return;
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timerAt = next;
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      void this.pollDue();
-    }, Math.max(0, next - this.clock.now()));
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        void this.pollDue();
+      },
+      Math.max(0, next - this.clock.now()),
+    );
   }
 
   /** Polls every batch whose time has come, a few at a time, then sets the next timer. */

@@ -23,18 +23,29 @@ export function outcomeUnknown(error: StudioError): boolean {
 
 /** Always named: a gateway that fills in the time would make a resend a different body. */
 export function taskNameOf(draft: Draft): string {
-  return draft.name.trim() || `Batch ${new Date(draft.updatedAt ?? Date.now()).toISOString().slice(0, 16).replace('T', ' ')}`;
+  return (
+    draft.name.trim() ||
+    `Batch ${new Date(draft.updatedAt ?? Date.now()).toISOString().slice(0, 16).replace('T', ' ')}`
+  );
 }
 
 /** The create body, built the same way every time from the same draft: a resend is byte-for-byte equal. */
-export async function buildCreateBody(draft: Draft, references: ReferenceStore, parentBatchId?: string): Promise<CreateBatchBody> {
+export async function buildCreateBody(
+  draft: Draft,
+  references: ReferenceStore,
+  parentBatchId?: string,
+): Promise<CreateBatchBody> {
   const catalog = new Map(draft.references.map((r) => [r.id, r]));
   const encoded = new Map<string, string>();
   const encode = async (id: string) => {
     let data = encoded.get(id);
     if (data === undefined) {
       const ref = catalog.get(id);
-      if (!ref) throw new StudioError({ code: 'STUDIO_REFERENCE_MISSING', message: `A row uses a reference image that is not in the draft.` });
+      if (!ref)
+        throw new StudioError({
+          code: 'STUDIO_REFERENCE_MISSING',
+          message: `A row uses a reference image that is not in the draft.`,
+        });
       data = (await references.read(ref)).toString('base64');
       encoded.set(id, data);
     }
@@ -97,7 +108,10 @@ export class BatchSubmitter {
     // A missing reference fails now, before anything is stored or sent.
     const missing = draft.references.find((r) => !this.deps.references.has(r));
     if (missing) {
-      throw new StudioError({ code: 'STUDIO_REFERENCE_MISSING', message: `The reference image ${missing.name} is no longer on this computer.` });
+      throw new StudioError({
+        code: 'STUDIO_REFERENCE_MISSING',
+        message: `The reference image ${missing.name} is no longer on this computer.`,
+      });
     }
     const now = Date.now();
     const submission = this.deps.submissions.put({
@@ -115,7 +129,9 @@ export class BatchSubmitter {
 
   /** Sends again every submission whose outcome a crash or a network failure left unknown. */
   async resumePending(): Promise<Submission[]> {
-    const pending = this.deps.submissions.list().filter((s) => s.state === 'sending' || s.state === 'unknown');
+    const pending = this.deps.submissions
+      .list()
+      .filter((s) => s.state === 'sending' || s.state === 'unknown');
     return Promise.all(pending.map((s) => this.send(s)));
   }
 
@@ -132,22 +148,48 @@ export class BatchSubmitter {
     const client = this.deps.clientFor(submission.profileId);
     const body = await buildCreateBody(submission.draft, this.deps.references, submission.parentBatchId);
     for (let round = 0; ; round++) {
-      submission = this.deps.submissions.put({ ...submission, state: 'sending', attempts: submission.attempts + 1, updatedAt: Date.now() });
+      submission = this.deps.submissions.put({
+        ...submission,
+        state: 'sending',
+        attempts: submission.attempts + 1,
+        updatedAt: Date.now(),
+      });
       try {
         const batch = await client.create(body, submission.id);
         this.deps.onCreated(submission, batch);
-        return this.deps.submissions.put({ ...submission, state: 'created', batchId: batch.id, error: undefined, updatedAt: Date.now() });
+        return this.deps.submissions.put({
+          ...submission,
+          state: 'created',
+          batchId: batch.id,
+          error: undefined,
+          updatedAt: Date.now(),
+        });
       } catch (err) {
         const error = StudioError.from(err);
         if (!outcomeUnknown(error)) {
-          return this.deps.submissions.put({ ...submission, state: 'failed', error: error.toView(), updatedAt: Date.now() });
+          return this.deps.submissions.put({
+            ...submission,
+            state: 'failed',
+            error: error.toView(),
+            updatedAt: Date.now(),
+          });
         }
         const delay = UNKNOWN_OUTCOME_DELAYS_MS[round];
         if (delay === undefined) {
           // Still unknown: kept, and sent again with the same key on the next start.
-          return this.deps.submissions.put({ ...submission, state: 'unknown', error: error.toView(), updatedAt: Date.now() });
+          return this.deps.submissions.put({
+            ...submission,
+            state: 'unknown',
+            error: error.toView(),
+            updatedAt: Date.now(),
+          });
         }
-        submission = this.deps.submissions.put({ ...submission, state: 'unknown', error: error.toView(), updatedAt: Date.now() });
+        submission = this.deps.submissions.put({
+          ...submission,
+          state: 'unknown',
+          error: error.toView(),
+          updatedAt: Date.now(),
+        });
         await this.sleep(delay * (0.8 + Math.random() * 0.4), submission.profileId);
       }
     }

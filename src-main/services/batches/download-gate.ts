@@ -14,11 +14,18 @@ export class DownloadGate {
   constructor(private sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))) {}
 
   /** `speed` divides the waits, for a gateway that runs faster than real time (the sandbox). */
-  run<T>(account: string, task: () => Promise<T>, options: { priority?: number; speed?: number } = {}): Promise<T> {
+  run<T>(
+    account: string,
+    task: () => Promise<T>,
+    options: { priority?: number; speed?: number } = {},
+  ): Promise<T> {
     let queue = this.queues.get(account);
     if (!queue) this.queues.set(account, (queue = new PQueue({ concurrency: 1 })));
     const speed = Math.max(1, options.speed ?? 1);
-    return queue.add(() => this.withLimitRetries(task, speed), { priority: options.priority ?? 0, throwOnTimeout: true }) as Promise<T>;
+    return queue.add(() => this.withLimitRetries(task, speed), {
+      priority: options.priority ?? 0,
+      throwOnTimeout: true,
+    }) as Promise<T>;
   }
 
   private async withLimitRetries<T>(task: () => Promise<T>, speed: number): Promise<T> {
@@ -26,7 +33,9 @@ export class DownloadGate {
       try {
         return await task();
       } catch (err) {
-        const limited = err instanceof StudioError && (err.code === 'BATCH_IMAGE_DOWNLOAD_LIMITED' || err.httpStatus === 429);
+        const limited =
+          err instanceof StudioError &&
+          (err.code === 'BATCH_IMAGE_DOWNLOAD_LIMITED' || err.httpStatus === 429);
         const delay = LIMITED_DELAYS_MS[attempt];
         if (!limited || delay === undefined) throw err;
         await this.sleep((delay / speed) * (0.8 + Math.random() * 0.4));

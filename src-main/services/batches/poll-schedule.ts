@@ -5,13 +5,19 @@
  */
 export function pollDelayMs(ageMs: number, random: () => number): number {
   if (ageMs < 120_000) return 10_000 + random() * 5_000;
-  const base = ageMs < 600_000 ? 30_000 : ageMs < 1_800_000 ? 30_000 + ((ageMs - 600_000) / 1_200_000) * 30_000 : 60_000;
+  const base =
+    ageMs < 600_000 ? 30_000 : ageMs < 1_800_000 ? 30_000 + ((ageMs - 600_000) / 1_200_000) * 30_000 : 60_000;
   // Jitter of ±10 % keeps many batches from polling in lockstep.
   return base * (0.9 + random() * 0.2);
 }
 
 /** After 429, 5xx or a network error: back off, honouring Retry-After, up to five minutes. */
-export function backoffDelayMs(scheduled: number, errors: number, retryAfterMs: number | undefined, random: () => number): number {
+export function backoffDelayMs(
+  scheduled: number,
+  errors: number,
+  retryAfterMs: number | undefined,
+  random: () => number,
+): number {
   const backoff = Math.min(300_000, scheduled * 2 ** Math.min(errors, 5));
   return Math.max(backoff * (0.8 + random() * 0.4), retryAfterMs ?? 0);
 }

@@ -20,7 +20,15 @@ export interface BatchFile {
   lineage: { rootBatchId: string; parentBatchId: string | null };
   draft: Draft | null;
   references: { id: string; name: string; mime: string; file: string }[];
-  images: { customId: string; imageIndex: number; file: string; mime: string; bytes: number; rowIndex: number | null; prompt: string }[];
+  images: {
+    customId: string;
+    imageIndex: number;
+    file: string;
+    mime: string;
+    bytes: number;
+    rowIndex: number | null;
+    prompt: string;
+  }[];
   failures: { customId: string; code: string; message: string; rowIndex: number | null; prompt: string }[];
   download: { source: 'zip' | 'items'; downloadedAt: string };
 }
@@ -40,16 +48,22 @@ export async function newStagingDir(libraryRoot: string, batchId: string): Promi
 
 /** Whatever a crash left half-done is thrown away at start; nothing in it was ever in the library. */
 export async function clearStaging(libraryRoot: string): Promise<void> {
-  await rm(join(libraryRoot, STAGING_DIR), { recursive: true, force: true });
+  await rm(join(libraryRoot, STAGING_DIR), { recursive: true, force: true, maxRetries: 3 });
 }
 
 /**
  * Moves a complete staging folder into the library in one rename. A folder downloaded before is
  * replaced whole, keeping its review marks.
  */
-export async function publishBatchFolder(libraryRoot: string, staging: string, folderName: string, file: BatchFile): Promise<string> {
+export async function publishBatchFolder(
+  libraryRoot: string,
+  staging: string,
+  folderName: string,
+  file: BatchFile,
+): Promise<string> {
   const target = join(libraryRoot, folderName);
-  if (existsSync(join(target, 'review.json'))) await copyFile(join(target, 'review.json'), join(staging, 'review.json'));
+  if (existsSync(join(target, 'review.json')))
+    await copyFile(join(target, 'review.json'), join(staging, 'review.json'));
   await writeJsonAtomic(join(staging, BATCH_FILE), file);
   await mkdir(libraryRoot, { recursive: true });
   if (existsSync(target)) {

@@ -7,6 +7,7 @@ const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 export function safeName(text: string, maxBytes = 120): string {
   let name = text
     .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
     .replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_')
     .replace(/\s+/g, ' ')
     .trim()

@@ -27,13 +27,22 @@ export class ReferenceStore {
       try {
         data = await sharp(input, { limitInputPixels: 268_402_689 }).png().toBuffer();
       } catch {
-        throw new StudioError({ code: 'STUDIO_REFERENCE_UNREADABLE', message: `${name} is not an image the studio can read.` });
+        throw new StudioError({
+          code: 'STUDIO_REFERENCE_UNREADABLE',
+          message: `${name} is not an image the studio can read.`,
+        });
       }
       mime = 'image/png';
       converted = true;
     }
-    const meta = await sharp(data).metadata().catch(() => undefined);
-    if (!meta?.width) throw new StudioError({ code: 'STUDIO_REFERENCE_UNREADABLE', message: `${name} is not an image the studio can read.` });
+    const meta = await sharp(data)
+      .metadata()
+      .catch(() => undefined);
+    if (!meta?.width)
+      throw new StudioError({
+        code: 'STUDIO_REFERENCE_UNREADABLE',
+        message: `${name} is not an image the studio can read.`,
+      });
     const id = createHash('sha256').update(data).digest('hex');
     const file = this.path(id, mime);
     if (!existsSync(file)) await writeFileAtomic(file, data);
@@ -56,7 +65,10 @@ export class ReferenceStore {
     try {
       return await readFile(this.path(ref.id, ref.mime));
     } catch {
-      throw new StudioError({ code: 'STUDIO_REFERENCE_MISSING', message: `The reference image ${ref.name} is no longer on this computer.` });
+      throw new StudioError({
+        code: 'STUDIO_REFERENCE_MISSING',
+        message: `The reference image ${ref.name} is no longer on this computer.`,
+      });
     }
   }
 
@@ -66,8 +78,12 @@ export class ReferenceStore {
     let width = ref.width ?? 4096;
     for (;;) {
       width = Math.max(64, Math.floor(width * 0.75));
-      const out = await sharp(data).resize({ width, withoutEnlargement: true }).jpeg({ quality: 88 }).toBuffer();
-      if (out.length <= maxBytes || width === 64) return this.add(ref.name.replace(/\.[^.]+$/, '') + '.jpg', out);
+      const out = await sharp(data)
+        .resize({ width, withoutEnlargement: true })
+        .jpeg({ quality: 88 })
+        .toBuffer();
+      if (out.length <= maxBytes || width === 64)
+        return this.add(ref.name.replace(/\.[^.]+$/, '') + '.jpg', out);
     }
   }
 }

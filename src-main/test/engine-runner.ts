@@ -1,0 +1,78 @@
+// The batch engine as its own process, for the kill test: it is killed at random moments and
+// started again on the same data folder, against a gateway that outlives it.
+import Conf from 'conf';
+import { parseArgs } from 'node:util';
+import type { Draft } from '../../src-shared/draft';
+import { FileSecretStore } from '../services/secrets/secret-store';
+import { createStudioServices } from '../services/studio-services';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    gateway: { type: 'string' },
+    drafts: { type: 'string', default: '6' },
+  },
+});
+const dataDir = values.data!;
+const store = new Conf<Record<string, unknown>>({
+  cwd: dataDir,
+  configName: 'settings',
+  projectName: 'engine-runner',
+});
+const services = await createStudioServices({
+  host: 'browser',
+  version: 'runner',
+  dataDir,
+  store,
+  secrets: new FileSecretStore(dataDir),
+  sandboxTimeScale: 1000,
+  gatewaySpeed: 500,
+});
+
+let profile = services.profiles.list().find((p) => p.name === 'Gateway under test');
+if (!profile)
+  profile = services.profiles.save({
+    name: 'Gateway under test',
+    baseUrl: values.gateway!,
+    gatewayKey: 'sk-sandbox-alice',
+  });
+services.profiles.activate(profile.id);
+
+services.events.subscribe((event, payload: any) => {
+  if (event === 'download.progress' && payload.phase === 'downloading')
+    process.stdout.write(`downloading ${payload.batchId}\n`);
+});
+
+// Like a designer who presses Submit, one draft after another, for each draft the studio has no record of sending.
+const sent = new Set(services.batches.submissions.list().map((s) => s.draft.id));
+const count = Number(values.drafts);
+for (let i = 0; i < count; i++) {
+  const id = `kill-draft-${i}`;
+  if (sent.has(id)) continue;
+  const draft: Draft = {
+    id,
+    name: `Kill test ${i}`,
+    model: 'imgvendor-3.1-flash-image',
+    items: Array.from({ length: 8 }, (_, n) => ({
+      customId: `k${i}-${n}`,
+      prompt: `kill ${i} item ${n}`,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  process.stdout.write(`submitting ${id}\n`);
+  const result = await services.dispatch('batches.submit', { draft });
+  if (!result.ok) process.stdout.write(`submit failed ${result.error.code}\n`);
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+// Done when every draft's batch is in the library.
+setInterval(() => {
+  const batches = services.batches.list();
+  const done = batches.filter((b) => b.download.state === 'done').length;
+  process.stdout.write(`progress ${done}/${count}\n`);
+  if (done === count) process.stdout.write('all downloaded\n');
+}, 100);
