@@ -44,6 +44,7 @@ export class BatchPoller {
   private timerAt = Infinity;
   private stopped = true;
   private polling = false;
+  private round: Promise<void> = Promise.resolve();
   private clock: Clock;
   private random: () => number;
 
@@ -115,10 +116,15 @@ export class BatchPoller {
       () => {
         this.timer = undefined;
         this.timerAt = Infinity;
-        void this.pollDue();
+        this.round = this.pollDue();
       },
       Math.max(0, next - this.clock.now()),
     );
+  }
+
+  /** Resolves when the round of polls under way (if any) has finished and the next timer is set. */
+  settled(): Promise<void> {
+    return this.round;
   }
 
   /** Polls every batch whose time has come, a few at a time, then sets the next timer. */
