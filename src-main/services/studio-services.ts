@@ -97,6 +97,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     'profiles.activate': ({ id }) => {
       const next = profiles.activate(id);
       void connection.check();
+      batches.syncQuietly();
       return next;
     },
     'profiles.test': ({ id }) => checkProfile(profiles.resolve(id)),

@@ -131,6 +131,12 @@ export class BatchEngine {
       for (const batch of this.store.list(profileId)) this.maybeDownload(batch, true);
     }
     void this.submitter.resumePending().then((list) => list.forEach((s) => this.emitSubmission(s)));
+    this.syncQuietly();
+  }
+
+  /** Brings in what the server knows, without bothering anyone when the gateway cannot be reached. */
+  syncQuietly(): void {
+    this.sync().catch(() => undefined);
   }
 
   stop(): void {
