@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en';
 import { zhCN } from '../i18n/zh-CN';
 
-const spec = (name: string) => readFileSync(join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', name), 'utf8');
+const spec = (name: string) =>
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', name), 'utf8');
 
 describe('error explanations', () => {
   it('explain every code of the spec and the gateway notes, in English and Chinese', () => {
@@ -12,7 +13,16 @@ describe('error explanations', () => {
     for (const text of [spec('batch-image-api.md'), spec('gateway-notes.md')]) {
       for (const match of text.matchAll(/\b(BATCH_IMAGE_[A-Z_]+)\b/g)) codes.add(match[1]!);
     }
-    for (const code of ['SAFETY_BLOCKED', 'INVALID_ARGUMENT', 'PROVIDER_RATE_LIMITED', 'PROVIDER_ITEM_FAILED', 'EMPTY_IMAGE_OUTPUT', 'PROVIDER_RESULT_MISSING', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED']) {
+    for (const code of [
+      'SAFETY_BLOCKED',
+      'INVALID_ARGUMENT',
+      'PROVIDER_RATE_LIMITED',
+      'PROVIDER_ITEM_FAILED',
+      'EMPTY_IMAGE_OUTPUT',
+      'PROVIDER_RESULT_MISSING',
+      'UNAUTHENTICATED',
+      'RESOURCE_EXHAUSTED',
+    ]) {
       codes.add(code);
     }
     expect(codes.size).toBeGreaterThan(25);
@@ -26,7 +36,9 @@ describe('error explanations', () => {
 
   it('the two languages have the same keys everywhere', () => {
     const keys = (o: object, prefix = ''): string[] =>
-      Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+      Object.entries(o).flatMap(([k, v]) =>
+        typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
     expect(keys(zhCN).sort()).toEqual(keys(en).sort());
   });
 });
