@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en';
 import { zhCN } from '../i18n/zh-CN';
 
-const spec = (name: string) =>
-  readFileSync(join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', name), 'utf8');
+// The spec lives beside the repository, in shared/spec.
+const SPEC_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec');
+const spec = (name: string) => readFileSync(join(SPEC_DIR, name), 'utf8');
 
 describe('error explanations', () => {
   it.skipIf(!existsSync(SPEC_DIR))(
