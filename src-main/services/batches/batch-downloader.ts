@@ -157,7 +157,12 @@ export class BatchDownloader {
       if (staging) await rm(staging, { recursive: true, force: true });
       const current = this.deps.store.get(profileId, batchId) ?? batch;
       if (error.code === 'BATCH_IMAGE_OUTPUT_DELETED') {
-        this.set(current, { state: 'unavailable', error: error.toView() });
+        // The gateway deleted the outputs (expiry or a delete elsewhere): whatever is local stays.
+        const deleted = this.deps.store.update(profileId, batchId, (b) => ({
+          ...b,
+          remote: { ...b.remote, status: 'output_deleted' },
+        }))!;
+        this.set(deleted, { state: 'unavailable', error: error.toView() });
       } else if (error.code === 'BATCH_IMAGE_NOT_FOUND') {
         const gone = this.deps.store.update(profileId, batchId, (b) => ({ ...b, goneOnServer: true }))!;
         this.set(gone, { state: 'unavailable', error: error.toView() });
