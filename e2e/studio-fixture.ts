@@ -19,13 +19,13 @@ export interface RunningStudio {
 }
 
 /** The built studio in browser mode, as `npm run web` starts it, on a fresh data folder. */
-async function startStudio(): Promise<{ studio: RunningStudio; child: ChildProcess }> {
+async function startStudio(timeScale: number): Promise<{ studio: RunningStudio; child: ChildProcess }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   const child = spawn(process.execPath, [join(root, 'out/main/web.js'), '--port', '0', '--data', dataDir], {
     cwd: root,
     env: {
       ...process.env,
-      STUDIO_SANDBOX_TIME_SCALE: process.env.STUDIO_SANDBOX_TIME_SCALE ?? '300',
+      STUDIO_SANDBOX_TIME_SCALE: String(timeScale),
       LANG: 'en_US.UTF-8',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -51,9 +51,11 @@ async function startStudio(): Promise<{ studio: RunningStudio; child: ChildProce
   return { studio: { url, origin, token, dataDir, call }, child };
 }
 
-export const test = base.extend<{ studio: RunningStudio }>({
-  studio: async ({}, use) => {
-    const { studio, child } = await startStudio();
+export const test = base.extend<{ studio: RunningStudio; sandboxTimeScale: number }>({
+  /** How much faster than a real gateway the built-in sandbox runs; 300 makes a batch take seconds. */
+  sandboxTimeScale: [300, { option: true }],
+  studio: async ({ sandboxTimeScale }, use) => {
+    const { studio, child } = await startStudio(sandboxTimeScale);
     await use(studio);
     child.kill('SIGTERM');
   },
@@ -64,6 +66,42 @@ export { expect };
 export async function openStudio(page: Page, studio: RunningStudio): Promise<void> {
   await page.goto(studio.url);
   await expect(page.getByRole('navigation', { name: /Main navigation|主导航/ })).toBeVisible();
+}
+
+/** Pastes text into an element as a person would with Ctrl+V. */
+export async function pasteText(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector).focus();
+  await page.evaluate(
+    ([sel, value]) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', value!);
+      document
+        .querySelector(sel!)!
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [selector, text],
+  );
+}
+
+/** Drops image files on an element, as dragging them from the file manager does. */
+export async function dropFiles(
+  page: Page,
+  selector: string,
+  files: { name: string; type: string; bytes: number[] }[],
+): Promise<void> {
+  await page.evaluate(
+    async ({ sel, list }) => {
+      const data = new DataTransfer();
+      for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.type }));
+      const target = document.querySelector(sel)!;
+      // A hand takes a moment between entering and dropping; so does this.
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        await new Promise((r) => setTimeout(r, 60));
+      }
+    },
+    { sel: selector, list: files },
+  );
 }
 
 /** Saves a screenshot the README shows. */

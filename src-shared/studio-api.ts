@@ -81,9 +81,54 @@ export const studioMethods = {
   },
   'batches.retryFailed': { input: byId, output: submitResultSchema },
   'batches.costs': { input: none, output: costSummarySchema },
+  'batches.preview': {
+    input: z.object({ id: z.string().min(1), customId: z.string().min(1) }).strict(),
+    output: z.object({ dataUrl: z.string(), source: z.enum(['library', 'gateway']) }),
+  },
+  /** Opens the batch's folder in the file manager (desktop); answers its path either way. */
+  'batches.openFolder': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
+
+  'drafts.list': {
+    input: none,
+    output: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        rows: z.number().int(),
+        updatedAt: z.number().int().optional(),
+      }),
+    ),
+  },
+  'drafts.get': { input: byId, output: draftSchema.nullable() },
+  'drafts.save': {
+    input: z.object({ draft: draftSchema }).strict(),
+    output: z.object({ id: z.string(), updatedAt: z.number().int() }),
+  },
+  'drafts.delete': { input: byId, output: z.boolean() },
+  /** Reads a CSV, TSV, XLSX, JSON, JSONL or text file into raw rows, for the column mapping. */
+  'drafts.readTable': {
+    input: z.object({ name: z.string().max(500), dataBase64: z.string().max(100 * 1024 * 1024) }).strict(),
+    output: z.object({
+      format: z.enum(['csv', 'tsv', 'xlsx', 'json', 'jsonl', 'txt']),
+      columns: z.array(z.string()),
+      hasHeader: z.boolean(),
+      rows: z.array(z.array(z.string())),
+    }),
+  },
+  'drafts.exportCsv': { input: z.object({ draft: draftSchema }).strict(), output: z.string() },
+
   /** Stores a reference image by content, converting formats the gateway does not take. */
   'references.add': {
     input: z.object({ name: z.string().max(500), dataBase64: z.string().max(200 * 1024 * 1024) }).strict(),
+    output: referenceImageSchema.extend({ converted: z.boolean() }),
+  },
+  'references.thumbnail': {
+    input: z.object({ reference: referenceImageSchema }).strict(),
+    output: z.string(),
+  },
+  /** A smaller JPEG of an oversize reference image, made only when the user asks. */
+  'references.downscale': {
+    input: z.object({ reference: referenceImageSchema }).strict(),
     output: referenceImageSchema.extend({ converted: z.boolean() }),
   },
 } as const;
@@ -98,6 +143,8 @@ export const studioEvents = {
   'batch.finished': batchViewSchema,
   'submission.updated': submissionViewSchema,
   'download.progress': downloadProgressSchema,
+  /** The desktop host asks the window to show a batch (a notification was clicked). */
+  'app.showBatch': z.object({ id: z.string() }),
 } as const;
 
 export type StudioMethod = keyof typeof studioMethods;

@@ -7,6 +7,7 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channe
 import { isAllowedExternalUrl } from '../services/external-links';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
+import { notifyFinishedBatches } from './batch-notifications';
 import { SafeStorageSecretStore, osEncryptionUsable } from './safe-storage-secrets';
 import { applyAppSecurity, isTrustedFrame, rendererUrl } from './window-security';
 
@@ -63,6 +64,10 @@ async function start(): Promise<void> {
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
     openExternal: (url) => shell.openExternal(url),
+    openPath: async (path) => {
+      const error = await shell.openPath(path);
+      if (error) throw new Error(error);
+    },
   });
   const live = services;
 
@@ -92,6 +97,7 @@ async function start(): Promise<void> {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
   });
 
+  notifyFinishedBatches(live, () => mainWindow);
   mainWindow = createWindow();
 }
 

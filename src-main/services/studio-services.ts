@@ -12,6 +12,9 @@ import { EventHub } from './host/event-hub';
 import { createDispatcher, type Dispatch, type StudioHandlers } from './host/studio-dispatcher';
 import { ProfileService } from './profiles/profile-service';
 import { ReferenceStore } from './references/reference-store';
+import { DraftStore } from './drafts/draft-store';
+import { draftToCsv, readTable } from './drafts/table-import';
+import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { redact, type SecretStore } from './secrets/secret-store';
 import type { KeyValueStore } from './settings/key-value-store';
 import { SettingsService } from './settings/settings-service';
@@ -27,6 +30,8 @@ export interface StudioServicesOptions {
   /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
   pickFolder?: (title?: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: shows a folder in the file manager. */
+  openPath?: (path: string) => Promise<void>;
   /** Test and benchmark settings of the built-in sandbox (faults, item failure rate). */
   sandbox?: Pick<SandboxOptions, 'config' | 'faults'>;
   /** A simulated clock for the poller, in benchmarks. */
@@ -60,6 +65,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
   const connection = new ConnectionMonitor(profiles, events);
   const references = new ReferenceStore(join(options.dataDir, 'references'));
+  const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new BatchEngine({
     dataDir: options.dataDir,
@@ -133,6 +139,34 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     'batches.retryFailed': ({ id }) => batches.retryFailed(id),
     'batches.costs': () => batches.costs(),
     'references.add': ({ name, dataBase64 }) => references.add(name, Buffer.from(dataBase64, 'base64')),
+    'references.thumbnail': ({ reference }) => references.thumbnail(reference),
+    'references.downscale': ({ reference }) =>
+      references.downscale(reference, GATEWAY_LIMITS.maxReferenceBytes),
+    'batches.preview': ({ id, customId }) => batches.preview(id, customId),
+    'batches.openFolder': async ({ id }) => {
+      const path = batches.folderOf(id);
+      if (!path)
+        throw new StudioError({
+          code: 'STUDIO_NOT_DOWNLOADED',
+          message: 'This batch is not in the library yet.',
+        });
+      if (!options.openPath) return { path, opened: false };
+      await options.openPath(path);
+      return { path, opened: true };
+    },
+    'drafts.list': () =>
+      drafts.list().map((d) => ({ id: d.id, name: d.name, rows: d.items.length, updatedAt: d.updatedAt })),
+    'drafts.get': ({ id }) => drafts.get(id) ?? null,
+    'drafts.save': ({ draft }) => {
+      const saved = drafts.save(draft);
+      return { id: saved.id, updatedAt: saved.updatedAt! };
+    },
+    'drafts.delete': ({ id }) => {
+      drafts.delete(id);
+      return true;
+    },
+    'drafts.readTable': ({ name, dataBase64 }) => readTable(name, Buffer.from(dataBase64, 'base64')),
+    'drafts.exportCsv': ({ draft }) => draftToCsv(draft.items),
   };
 
   const dispatch = createDispatcher(handlers, (text) => redact(text, profiles.allKeys()));

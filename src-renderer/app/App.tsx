@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BatchesScreen } from '../batches/BatchesScreen';
+import { useLiveBatches } from '../batches/use-live-batches';
 import { ComposeScreen } from '../compose/ComposeScreen';
 import { applyLanguage } from '../i18n/i18n';
 import { KnowledgeBaseScreen } from '../kb/KnowledgeBaseScreen';
@@ -25,6 +26,7 @@ const SCREEN_COMPONENTS: Record<Screen, () => React.JSX.Element> = {
 export function App() {
   const { t } = useTranslation();
   useLiveStudioState();
+  useLiveBatches();
   const settings = useStudioQuery('settings.get');
   useAppliedTheme(settings.data?.theme);
   useEffect(() => {

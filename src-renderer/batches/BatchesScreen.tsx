@@ -1,5 +1,182 @@
-import { ScreenPlaceholder } from '../shell/ScreenPlaceholder';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchView } from '../../src-shared/batch-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useNavigation } from '../app/navigation-store';
+import { useStudio } from '../app/studio-context';
+import { useStudioQuery } from '../app/studio-queries';
+import { ErrorNotice } from '../shell/ErrorNotice';
+import { BatchCard } from './BatchCard';
+import { BatchDetail } from './BatchDetail';
+
+const STATUSES = [
+  'queued',
+  'running',
+  'processing_results',
+  'settling',
+  'completed',
+  'failed',
+  'cancelled',
+  'output_deleted',
+];
+
+interface Filters {
+  status: string;
+  name: string;
+  downloaded: '' | 'yes' | 'no';
+  from: string;
+  to: string;
+}
+
+function matches(b: BatchView, f: Filters): boolean {
+  if (f.status && b.status !== f.status) return false;
+  if (f.name && !b.taskName.toLowerCase().includes(f.name.toLowerCase())) return false;
+  if (f.downloaded && (b.download.state === 'done') !== (f.downloaded === 'yes')) return false;
+  if (f.from && b.createdAt < Date.parse(`${f.from}T00:00:00`) / 1000) return false;
+  if (f.to && b.createdAt >= Date.parse(`${f.to}T00:00:00`) / 1000 + 86400) return false;
+  return true;
+}
+
+/** Roots with their retries beneath them; a retry whose root is filtered out stands on its own. */
+function families(list: BatchView[]): { root: BatchView; children: BatchView[] }[] {
+  const ids = new Set(list.map((b) => b.id));
+  const roots = list.filter((b) => b.rootBatchId === b.id || !ids.has(b.rootBatchId));
+  return roots.map((root) => ({
+    root,
+    children: list
+      .filter((b) => b !== root && b.rootBatchId === root.id && b.id !== root.id)
+      .sort((a, b) => a.createdAt - b.createdAt),
+  }));
+}
 
 export function BatchesScreen() {
-  return <ScreenPlaceholder screen="batches" />;
+  const { t } = useTranslation();
+  const id = useId();
+  const studio = useStudio();
+  const { param, go } = useNavigation();
+  const batches = useStudioQuery('batches.list');
+  const costs = useStudioQuery('batches.costs');
+  const submissions = useStudioQuery('batches.submissions');
+  const [filters, setFilters] = useState<Filters>({ status: '', name: '', downloaded: '', from: '', to: '' });
+  const [syncing, setSyncing] = useState(false);
+  const [error, setError] = useState<StudioError>();
+
+  if (param) {
+    return (
+      <section className="screen batches" aria-labelledby="screen-title">
+        <h1 id="screen-title" className="sr-only">
+          {t('batches.title')}
+        </h1>
+        <BatchDetail id={param} />
+      </section>
+    );
+  }
+
+  const list = (batches.data ?? []).filter((b) => matches(b, filters));
+  const set = (key: keyof Filters) => (e: { target: { value: string } }) =>
+    setFilters((f) => ({ ...f, [key]: e.target.value }));
+  const pending = (submissions.data ?? []).filter((s) => s.state !== 'failed');
+
+  return (
+    <section className="screen batches" aria-labelledby="screen-title">
+      <div className="section-head">
+        <h1 id="screen-title">{t('batches.title')}</h1>
+        <button
+          type="button"
+          disabled={syncing}
+          onClick={() => {
+            setSyncing(true);
+            setError(undefined);
+            studio
+              .call('batches.sync', {})
+              .then(() => batches.refetch())
+              .catch((err: unknown) => setError(StudioError.from(err)))
+              .finally(() => setSyncing(false));
+          }}
+        >
+          {syncing ? t('batches.syncing') : t('batches.sync')}
+        </button>
+      </div>
+
+      {costs.data && (
+        <p className="notice" data-testid="costs">
+          <strong>{t('batches.costsTitle')}:</strong>{' '}
+          {t('batches.totalLine', {
+            batches: costs.data.totals.batches,
+            estimated: costs.data.totals.estimated.toFixed(4),
+            held: costs.data.totals.held.toFixed(4),
+            actual: costs.data.totals.actual.toFixed(4),
+          })}
+        </p>
+      )}
+
+      <div className="filters" role="search" aria-label={t('batches.filterName')}>
+        <label className="inline-field">
+          <span>{t('batches.filterStatus')}</span>
+          <select value={filters.status} onChange={set('status')} data-testid="filter-status">
+            <option value="">{t('batches.all')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('batches.filterName')}</span>
+          <input value={filters.name} onChange={set('name')} data-testid="filter-name" />
+        </label>
+        <label className="inline-field">
+          <span>{t('batches.filterDownloaded')}</span>
+          <select value={filters.downloaded} onChange={set('downloaded')}>
+            <option value="">{t('batches.all')}</option>
+            <option value="yes">{t('batches.yes')}</option>
+            <option value="no">{t('batches.no')}</option>
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('batches.from')}</span>
+          <input type="date" value={filters.from} onChange={set('from')} />
+        </label>
+        <label className="inline-field">
+          <span>{t('batches.to')}</span>
+          <input type="date" value={filters.to} onChange={set('to')} />
+        </label>
+      </div>
+      {error && <ErrorNotice error={error.toView()} />}
+      {batches.error && <ErrorNotice error={batches.error.toView()} />}
+
+      {pending.length > 0 && (
+        <div className="card" aria-labelledby={`${id}-subs`}>
+          <h2 id={`${id}-subs`}>{t('batches.submissionsTitle')}</h2>
+          <ul>
+            {pending.map((s) => (
+              <li key={s.id}>
+                {s.taskName} —{' '}
+                {s.state === 'unknown' ? t('batches.submissionUnknown') : t('compose.submitting')}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      {batches.isPending && <p className="muted">{t('batches.loading')}</p>}
+      {batches.data && batches.data.length === 0 && <p className="empty-state">{t('batches.empty')}</p>}
+      {batches.data && batches.data.length > 0 && list.length === 0 && (
+        <p className="empty-state">{t('batches.noMatch')}</p>
+      )}
+      <ul className="batch-list" aria-label={t('batches.listLabel')}>
+        {families(list).map(({ root, children }) => (
+          <li key={root.id} className="family">
+            <ul>
+              <BatchCard batch={root} onOpen={() => go('batches', root.id)} />
+              {children.map((child) => (
+                <BatchCard key={child.id} batch={child} child onOpen={() => go('batches', child.id)} />
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

@@ -512,6 +512,62 @@ export class BatchEngine {
     };
   }
 
+  private previews = new Map<string, string>();
+
+  /**
+   * A small preview of one item: from the library once downloaded, otherwise from the gateway's
+   * content endpoint, waiting its turn at the account's one-download gate ahead of bulk downloads.
+   */
+  async preview(id: string, customId: string): Promise<{ dataUrl: string; source: 'library' | 'gateway' }> {
+    const batch = this.find(id);
+    const local = (await this.localFiles(batch)).get(customId);
+    const cacheKey = `${batch.profileId}/${id}/${customId}/${local ? 'l' : 'g'}`;
+    const cached = this.previews.get(cacheKey);
+    if (cached) return { dataUrl: cached, source: local ? 'library' : 'gateway' };
+    let data: Buffer;
+    if (local) {
+      const { readFile } = await import('node:fs/promises');
+      data = await readFile(join(this.deps.settings.get().libraryDir, local.file));
+    } else {
+      if (batch.remote.status !== 'completed') {
+        throw new StudioError({
+          code: 'BATCH_IMAGE_NOT_READY',
+          message: 'Previews come once the batch is completed.',
+        });
+      }
+      const client = this.clientFor(batch.profileId);
+      const { mkdtemp, readFile } = await import('node:fs/promises');
+      const { tmpdir } = await import('node:os');
+      const dir = await mkdtemp(join(tmpdir(), 'studio-preview-'));
+      try {
+        const file = join(dir, 'image');
+        await this.gate.run(
+          this.accountOf(batch.profileId),
+          () => client.downloadTo(client.contentPath(id, customId), file, () => undefined),
+          {
+            priority: 1,
+            speed: this.speedFor(batch.profileId),
+          },
+        );
+        data = await readFile(file);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    const sharp = (await import('sharp')).default;
+    const thumb = await sharp(data).resize(320, 320, { fit: 'inside' }).webp({ quality: 80 }).toBuffer();
+    const dataUrl = `data:image/webp;base64,${thumb.toString('base64')}`;
+    if (this.previews.size > 400) this.previews.delete(this.previews.keys().next().value!);
+    this.previews.set(cacheKey, dataUrl);
+    return { dataUrl, source: local ? 'library' : 'gateway' };
+  }
+
+  /** The batch's folder in the library, once downloaded. */
+  folderOf(id: string): string | undefined {
+    const folder = this.find(id).download.folder;
+    return folder ? join(this.deps.settings.get().libraryDir, folder) : undefined;
+  }
+
   async models(): Promise<string[]> {
     return this.clientFor(this.activeId()).models();
   }

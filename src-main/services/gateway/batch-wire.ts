@@ -7,10 +7,12 @@ import { z } from 'zod';
  */
 const num = z.coerce.number();
 const int = z.coerce.number().int();
+// null first: a coercing number would read null as 0, and an unsettled batch would look settled at 0.
 const nullableNum = z
-  .union([num, z.null()])
+  .union([z.null(), num])
   .optional()
   .transform((v) => v ?? null);
+const nullableInt = z.union([z.null(), int]).optional();
 
 export const BATCH_STATUSES = [
   'queued',
@@ -44,8 +46,8 @@ export const wireBatchSchema = z
     hold_amount: num.default(0),
     actual_cost: nullableNum,
     created_at: int.default(0),
-    submitted_at: z.union([int, z.null()]).optional(),
-    settled_at: z.union([int, z.null()]).optional(),
+    submitted_at: nullableInt,
+    settled_at: nullableInt,
     parent_batch_id: z.string().nullable().optional(),
   })
   .passthrough();

@@ -72,6 +72,21 @@ export class ReferenceStore {
     }
   }
 
+  private thumbs = new Map<string, string>();
+
+  /** A small square preview for the grid, kept in memory. */
+  async thumbnail(ref: Pick<ReferenceImage, 'id' | 'mime' | 'name'>): Promise<string> {
+    const cached = this.thumbs.get(ref.id);
+    if (cached) return cached;
+    const thumb = await sharp(await this.read(ref))
+      .resize(96, 96, { fit: 'cover' })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const url = `data:image/webp;base64,${thumb.toString('base64')}`;
+    this.thumbs.set(ref.id, url);
+    return url;
+  }
+
   /** A smaller copy that fits the gateway's per-image limit, for oversize images the user chose to shrink. */
   async downscale(ref: ReferenceImage, maxBytes: number): Promise<ReferenceImage & { converted: boolean }> {
     const data = await this.read(ref);

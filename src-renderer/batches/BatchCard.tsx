@@ -1,0 +1,89 @@
+import { useTranslation } from 'react-i18next';
+import type { BatchView } from '../../src-shared/batch-view';
+
+export function formatTime(seconds: number | null | undefined, language: string): string {
+  if (!seconds) return '—';
+  return new Date(seconds * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+const money = (n: number | null) => (n === null ? '—' : n.toFixed(4));
+
+/** Successes and failures against the item count, as a bar people read at a glance. */
+export function BatchProgress({ batch }: { batch: BatchView }) {
+  const { t } = useTranslation();
+  const total = Math.max(1, batch.itemCount);
+  const label = t('batches.progress', {
+    success: batch.successCount,
+    failed: batch.failCount,
+    total: batch.itemCount,
+  });
+  return (
+    <div
+      className="progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={batch.itemCount}
+      aria-valuenow={batch.successCount + batch.failCount}
+    >
+      <span className="progress-ok" style={{ width: `${(batch.successCount / total) * 100}%` }} />
+      <span className="progress-failed" style={{ width: `${(batch.failCount / total) * 100}%` }} />
+    </div>
+  );
+}
+
+export function BatchCard({
+  batch,
+  onOpen,
+  child = false,
+}: {
+  batch: BatchView;
+  onOpen(): void;
+  child?: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  return (
+    <li
+      className={`card batch-card${child ? ' child' : ''}`}
+      data-testid={`batch-${batch.id}`}
+      data-status={batch.status}
+    >
+      <div className="batch-head">
+        <h3>
+          <a
+            href={`#/batches/${encodeURIComponent(batch.id)}`}
+            onClick={(e) => {
+              e.preventDefault();
+              onOpen();
+            }}
+          >
+            {child && <span className="badge">{t('batches.retryOf')}</span>} {batch.taskName || batch.id}
+          </a>
+        </h3>
+        <span className={`badge status-${batch.status}`} data-testid="batch-status">
+          {t(`status.${batch.status}`, { defaultValue: batch.status })}
+        </span>
+        <span className="muted small">{t(`batches.download_${batch.download.state}`)}</span>
+      </div>
+      <BatchProgress batch={batch} />
+      <p className="batch-meta muted">
+        <span>
+          {t('batches.progress', {
+            success: batch.successCount,
+            failed: batch.failCount,
+            total: batch.itemCount,
+          })}
+        </span>
+        <span>
+          {t('batches.estimate')} {money(batch.estimatedCost)} · {t('batches.hold')} {money(batch.holdAmount)}{' '}
+          · {t('batches.actual')} {money(batch.actualCost)}
+        </span>
+        <span>{t('batches.created', { when: formatTime(batch.createdAt, i18n.language) })}</span>
+        {batch.outputsExpireAt && (
+          <span>{t('batches.expires', { when: formatTime(batch.outputsExpireAt, i18n.language) })}</span>
+        )}
+        {batch.origin === 'server' && <span>{t('batches.elsewhere')}</span>}
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,278 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchItemView, BatchView } from '../../src-shared/batch-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useNavigation } from '../app/navigation-store';
+import { useStudio } from '../app/studio-context';
+import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { ErrorNotice, useExplain } from '../shell/ErrorNotice';
+import { BatchProgress, formatTime } from './BatchCard';
+
+function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
+  const { t } = useTranslation();
+  // Once in the library, previews come from disk and show at once; before, only on request.
+  const downloaded = batch.download.state === 'done' && !!item.file;
+  const [requested, setWanted] = useState(false);
+  const wanted = downloaded || requested;
+  const preview = useStudioQuery(
+    'batches.preview',
+    { id: batch.id, customId: item.customId },
+    { enabled: wanted && item.status === 'success', retry: false },
+  );
+  if (item.status !== 'success') return null;
+  if (!wanted) {
+    return (
+      <button
+        type="button"
+        className="small"
+        onClick={() => setWanted(true)}
+        disabled={batch.status !== 'completed'}
+      >
+        {t('batches.showPreview')}
+      </button>
+    );
+  }
+  if (preview.error) return <span className="error-text">{preview.error.code}</span>;
+  if (!preview.data) return <span className="thumb-placeholder" aria-label={t('common.loading')} />;
+  return (
+    <img
+      className="item-preview"
+      src={preview.data.dataUrl}
+      alt={t('batches.previewOf', { id: item.customId })}
+      data-testid={`preview-${item.customId}`}
+    />
+  );
+}
+
+const ITEM_FILTERS = ['all', 'success', 'failed', 'pending'] as const;
+
+export function BatchDetail({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const studio = useStudio();
+  const client = useQueryClient();
+  const go = useNavigation((s) => s.go);
+  const explain = useExplain();
+  const batch = useStudioQuery('batches.get', { id });
+  const items = useStudioQuery('batches.items', { id });
+  const [filter, setFilter] = useState<(typeof ITEM_FILTERS)[number]>('all');
+  const [error, setError] = useState<StudioError>();
+  const [busy, setBusy] = useState<string>();
+  const [folder, setFolder] = useState<string>();
+  const scroller = useRef<HTMLDivElement>(null);
+  const shown = (items.data ?? []).filter((i) => filter === 'all' || i.status === filter);
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    overscan: 6,
+  });
+
+  if (batch.error) return <ErrorNotice error={batch.error.toView()} />;
+  if (!batch.data) return <p className="muted">{t('common.loading')}</p>;
+  const b = batch.data;
+
+  async function act(name: string, run: () => Promise<unknown>) {
+    setError(undefined);
+    setBusy(name);
+    try {
+      await run();
+      void client.invalidateQueries({ queryKey: queryKey('batches.items', { id }) });
+    } catch (err) {
+      setError(StudioError.from(err));
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  const canRetry = b.hasDraft && b.failCount > 0 && b.terminal;
+  return (
+    <section className="batch-detail" aria-labelledby="batch-title">
+      <button type="button" className="link-button" onClick={() => go('batches')}>
+        ← {t('batches.back')}
+      </button>
+      <div className="batch-head">
+        <h2 id="batch-title">{b.taskName || b.id}</h2>
+        <span className={`badge status-${b.status}`} data-testid="detail-status">
+          {t(`status.${b.status}`, { defaultValue: b.status })}
+        </span>
+        <span className="muted" data-testid="detail-download">
+          {t(`batches.download_${b.download.state}`)}
+        </span>
+      </div>
+      <p className="muted mono">{b.id}</p>
+      <BatchProgress batch={b} />
+      <p className="batch-meta muted">
+        <span>
+          {t('batches.progress', { success: b.successCount, failed: b.failCount, total: b.itemCount })}
+        </span>
+        <span>
+          {t('batches.estimate')} {b.estimatedCost.toFixed(4)} · {t('batches.hold')} {b.holdAmount.toFixed(4)}{' '}
+          · {t('batches.actual')} {b.actualCost?.toFixed(4) ?? '—'}
+        </span>
+        <span>{t('batches.created', { when: formatTime(b.createdAt, i18n.language) })}</span>
+        {b.outputsExpireAt && (
+          <span>{t('batches.expires', { when: formatTime(b.outputsExpireAt, i18n.language) })}</span>
+        )}
+      </p>
+      {b.cancelRequested && !b.terminal && <p className="notice">{t('batches.cancelRequested')}</p>}
+      {b.goneOnServer && <p className="notice">{t('batches.goneOnServer')}</p>}
+      {b.origin === 'server' && <p className="notice">{t('batches.elsewhere')}</p>}
+      {b.download.error && <ErrorNotice error={b.download.error} compact />}
+
+      <div className="actions">
+        {!b.terminal && (
+          <button
+            type="button"
+            onClick={() => void act('cancel', () => studio.call('batches.cancel', { id }))}
+            disabled={busy === 'cancel'}
+            data-testid="action-cancel"
+          >
+            {t('batches.cancel')}
+          </button>
+        )}
+        {b.status === 'completed' && (
+          <button
+            type="button"
+            onClick={() => void act('download', () => studio.call('batches.download', { id }))}
+            disabled={busy === 'download'}
+            data-testid="action-download"
+          >
+            {t('batches.download')}
+          </button>
+        )}
+        {canRetry && (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy === 'retry'}
+            data-testid="action-retry"
+            onClick={() =>
+              void act('retry', async () => {
+                const result = await studio.call('batches.retryFailed', { id });
+                if (result.batch) go('batches', result.batch.id);
+              })
+            }
+          >
+            {t('batches.retryFailed')}
+          </button>
+        )}
+        {b.download.state === 'done' && (
+          <button
+            type="button"
+            onClick={() =>
+              void act('folder', async () =>
+                setFolder((await studio.call('batches.openFolder', { id })).path),
+              )
+            }
+          >
+            {t('batches.openFolder')}
+          </button>
+        )}
+        {b.status === 'completed' && (
+          <button
+            type="button"
+            className="danger"
+            onClick={() =>
+              window.confirm(t('batches.confirmDeleteOutputs', { name: b.taskName })) &&
+              void act('outputs', () => studio.call('batches.deleteOutputs', { id }))
+            }
+          >
+            {t('batches.deleteOutputs')}
+          </button>
+        )}
+        {b.terminal && (
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              if (!window.confirm(t('batches.confirmDeleteRecord', { name: b.taskName }))) return;
+              const deleteLocalFiles =
+                b.download.state === 'done' && window.confirm(t('batches.deleteLocalToo'));
+              void act('record', async () => {
+                await studio.call('batches.deleteRecord', { id, deleteLocalFiles });
+                go('batches');
+              });
+            }}
+          >
+            {t('batches.deleteRecord')}
+          </button>
+        )}
+      </div>
+      {folder && <p className="muted mono">{t('batches.folderAt', { path: folder })}</p>}
+      {error && <ErrorNotice error={error.toView()} />}
+
+      <div className="section-head">
+        <h3>{t('batches.items')}</h3>
+        <label className="inline-field">
+          <span>{t('batches.itemsFilter')}</span>
+          <select
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as typeof filter)}
+            data-testid="items-filter"
+          >
+            {ITEM_FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f === 'all' ? t('batches.all') : t(`status.${f}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {items.error && <ErrorNotice error={items.error.toView()} compact />}
+      <div
+        className="items-table"
+        role="table"
+        aria-label={t('batches.items')}
+        aria-rowcount={shown.length + 1}
+      >
+        <div role="row" className="item-row item-head">
+          <span role="columnheader">{t('batches.colItem')}</span>
+          <span role="columnheader">{t('batches.colStatus')}</span>
+          <span role="columnheader">{t('batches.colPrompt')}</span>
+          <span role="columnheader">{t('batches.colPreview')}</span>
+        </div>
+        <div ref={scroller} className="items-body" role="rowgroup">
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const item = shown[v.index]!;
+              return (
+                <div
+                  key={item.customId}
+                  role="row"
+                  className={`item-row status-${item.status}`}
+                  data-testid={`item-${item.customId}`}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    right: 0,
+                    height: v.size,
+                    transform: `translateY(${v.start}px)`,
+                  }}
+                >
+                  <span role="cell" className="mono">
+                    {item.customId}
+                  </span>
+                  <span role="cell">{t(`status.${item.status}`)}</span>
+                  <span role="cell" className="item-prompt">
+                    {item.prompt}
+                    {item.error && (
+                      <span className="item-error" data-error-code={item.error.code}>
+                        <strong>{item.error.code}</strong>: {explain(item.error.code) ?? item.error.message}
+                      </span>
+                    )}
+                  </span>
+                  <span role="cell">
+                    <Preview batch={b} item={item} />
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

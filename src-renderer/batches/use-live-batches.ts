@@ -1,0 +1,76 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchView } from '../../src-shared/batch-view';
+import { useNavigation } from '../app/navigation-store';
+import { useStudio } from '../app/studio-context';
+import { queryKey, useStudioQuery } from '../app/studio-queries';
+
+/**
+ * Batch events go straight into the cache: the list and the open batch change as the gateway
+ * moves, and nothing in the window polls. In browser mode the window itself notifies when a batch
+ * finishes; the desktop app does it from main.
+ */
+export function useLiveBatches(): void {
+  const studio = useStudio();
+  const client = useQueryClient();
+  const { t } = useTranslation();
+  const go = useNavigation((s) => s.go);
+  const info = useStudioQuery('app.info');
+  const settings = useStudioQuery('settings.get');
+  const host = info.data?.host;
+  const notify = settings.data?.notifications;
+
+  useEffect(() => {
+    const upsert = (batch: BatchView) => {
+      client.setQueryData<BatchView[]>(queryKey('batches.list'), (list) => {
+        if (!list) return list;
+        const at = list.findIndex((b) => b.id === batch.id);
+        if (batch.id && at < 0) return [batch, ...list];
+        return list.map((b) => (b.id === batch.id ? batch : b));
+      });
+      client.setQueryData(queryKey('batches.get', { id: batch.id }), batch);
+    };
+    const offs = [
+      studio.on('batch.updated', (batch) => {
+        const before = client.getQueryData<BatchView>(queryKey('batches.get', { id: batch.id }));
+        upsert(batch);
+        if (batch.download.state === 'done' && before?.download.state !== 'done') {
+          void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
+        }
+        void client.invalidateQueries({ queryKey: queryKey('batches.costs') });
+      }),
+      studio.on('batch.finished', (batch) => {
+        void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
+        if (
+          host !== 'browser' ||
+          !notify ||
+          !('Notification' in window) ||
+          Notification.permission !== 'granted'
+        )
+          return;
+        const n = new Notification(
+          t('notifications.title', { name: batch.taskName, status: t(`status.${batch.status}`) }),
+          {
+            body: t('notifications.body', {
+              success: batch.successCount,
+              failed: batch.failCount,
+              total: batch.itemCount,
+            }),
+            tag: batch.id,
+          },
+        );
+        n.onclick = () => {
+          window.focus();
+          go('batches', batch.id);
+        };
+      }),
+      studio.on('app.showBatch', ({ id }) => go('batches', id)),
+      studio.on(
+        'submission.updated',
+        () => void client.invalidateQueries({ queryKey: queryKey('batches.submissions') }),
+      ),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [studio, client, host, notify, t, go]);
+}

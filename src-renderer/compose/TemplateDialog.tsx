@@ -1,0 +1,91 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  expandTemplate,
+  templateCount,
+  templateVariables,
+  type TemplateMode,
+} from '../../src-shared/prompt-template';
+
+/** Prompts from a template with variables, expanded as every combination or side by side. */
+export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): void; onClose(): void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [template, setTemplate] = useState('');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [mode, setMode] = useState<TemplateMode>('cross');
+  const names = templateVariables(template);
+  const lists = Object.fromEntries(
+    names.map((n) => [
+      n,
+      (values[n] ?? '')
+        .split('\n')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ]),
+  );
+  const count = template.trim() ? templateCount(lists, names, mode) : 0;
+
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t('templater.title')}</h2>
+        <label className="field">
+          <span>{t('templater.template')}</span>
+          <input
+            value={template}
+            onChange={(e) => setTemplate(e.target.value)}
+            placeholder="A {subject} in {style} style"
+            data-testid="template-input"
+          />
+          <span className="help">{t('templater.templateHelp')}</span>
+        </label>
+        <div className="field-row">
+          {names.map((name) => (
+            <label className="field" key={name}>
+              <span>{t('templater.valuesFor', { name })}</span>
+              <textarea
+                rows={5}
+                value={values[name] ?? ''}
+                onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+                data-testid={`template-values-${name}`}
+              />
+            </label>
+          ))}
+        </div>
+        <fieldset className="field">
+          <legend>{t('templater.mode')}</legend>
+          {(['cross', 'zip'] as const).map((m) => (
+            <label className="check" key={m}>
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                checked={mode === m}
+                onChange={() => setMode(m)}
+                data-testid={`template-mode-${m}`}
+              />
+              {t(`templater.${m}`)}
+            </label>
+          ))}
+        </fieldset>
+        <p className="muted" data-testid="template-count" role="status">
+          {t('templater.count', { count })}
+        </p>
+        <div className="actions">
+          <button
+            type="button"
+            className="primary"
+            disabled={count === 0 || count > 10_000}
+            onClick={() => onAdd(expandTemplate(template, lists, mode))}
+            data-testid="template-add"
+          >
+            {t('templater.add', { count })}
+          </button>
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
