@@ -138,5 +138,5 @@ export function draftToCsv(items: { customId: string; prompt: string; outputCoun
   return `\uFEFF${Papa.unparse({
     fields: ['custom_id', 'prompt', 'output_count'],
     data: items.map((i) => [i.customId, i.prompt, i.outputCount]),
-  })}\n`;
+  })}\r\n`;
 }

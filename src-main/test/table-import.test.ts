@@ -1,0 +1,87 @@
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { draftToCsv, readTable } from '../services/drafts/table-import';
+
+describe('reading prompt tables', () => {
+  it('reads CSV with a header, quotes, a BOM and Chinese', async () => {
+    const table = await readTable(
+      'p.csv',
+      Buffer.from('\uFEFFcustom_id,prompt,output_count\na,"Mug, glazed",2\nb,一只青花瓷杯,1\n'),
+    );
+    expect(table).toMatchObject({
+      format: 'csv',
+      hasHeader: true,
+      columns: ['custom_id', 'prompt', 'output_count'],
+    });
+    expect(table.rows).toEqual([
+      ['a', 'Mug, glazed', '2'],
+      ['b', '一只青花瓷杯', '1'],
+    ]);
+  });
+
+  it('reads TSV and headerless lists', async () => {
+    expect((await readTable('p.tsv', Buffer.from('one\t2\ntwo\t1\n'))).rows).toEqual([
+      ['one', '2'],
+      ['two', '1'],
+    ]);
+    const text = await readTable('p.txt', Buffer.from('first prompt\n\nsecond prompt\r\n'));
+    expect(text).toMatchObject({ format: 'txt', rows: [['first prompt'], ['second prompt']] });
+  });
+
+  it('reads XLSX, JSON and JSONL', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Prompts');
+    sheet.addRow(['prompt', 'custom_id']);
+    sheet.addRow(['A vase', 'v1']);
+    sheet.addRow(['一只碗', 'b1']);
+    const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
+    const fromXlsx = await readTable('p.xlsx', xlsx);
+    expect(fromXlsx).toMatchObject({
+      format: 'xlsx',
+      columns: ['prompt', 'custom_id'],
+      rows: [
+        ['A vase', 'v1'],
+        ['一只碗', 'b1'],
+      ],
+    });
+
+    const json = await readTable(
+      'p.json',
+      Buffer.from(JSON.stringify([{ prompt: 'x', output_count: 2 }, 'plain prompt'])),
+    );
+    expect(json.columns).toEqual(['prompt', 'output_count']);
+    expect(json.rows).toEqual([
+      ['x', '2'],
+      ['plain prompt', ''],
+    ]);
+    const jsonl = await readTable('p.jsonl', Buffer.from('{"prompt":"a"}\n{"prompt":"b","custom_id":"B"}\n'));
+    expect(jsonl.rows).toEqual([
+      ['a', ''],
+      ['b', 'B'],
+    ]);
+  });
+
+  it('explains a broken file instead of crashing', async () => {
+    await expect(readTable('p.json', Buffer.from('{nope'))).rejects.toMatchObject({
+      code: 'STUDIO_IMPORT_UNREADABLE',
+    });
+    await expect(readTable('p.jsonl', Buffer.from('{"a":1}\nnot json'))).rejects.toMatchObject({
+      code: 'STUDIO_IMPORT_UNREADABLE',
+    });
+    await expect(readTable('p.xlsx', Buffer.from('PK not really'))).rejects.toMatchObject({
+      code: 'STUDIO_IMPORT_UNREADABLE',
+    });
+  });
+
+  it('exports CSV that imports back the same', async () => {
+    const csv = draftToCsv([
+      { customId: 'a', prompt: 'Mug, "glazed"\nsecond line', outputCount: 2 },
+      { customId: 'b', prompt: '一只杯', outputCount: 1 },
+    ]);
+    const back = await readTable('back.csv', Buffer.from(csv));
+    expect(back.rows).toEqual([
+      ['a', 'Mug, "glazed"\nsecond line', '2'],
+      ['b', '一只杯', '1'],
+    ]);
+  });
+});
