@@ -8,6 +8,12 @@ import {
 } from './batch-view';
 import { connectionStatusSchema } from './connection';
 import { draftSchema, referenceImageSchema } from './draft';
+import {
+  libraryDetailSchema,
+  libraryQuerySchema,
+  libraryResultSchema,
+  reviewMarkSchema,
+} from './library-view';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
 import { studioErrorSchema } from './studio-error';
@@ -122,6 +128,39 @@ export const studioMethods = {
     input: z.object({ name: z.string().max(500), dataBase64: z.string().max(200 * 1024 * 1024) }).strict(),
     output: referenceImageSchema.extend({ converted: z.boolean() }),
   },
+  /** The library: every downloaded image, filtered, searched and sorted; works with no network. */
+  'library.query': { input: libraryQuerySchema, output: libraryResultSchema },
+  'library.detail': { input: byId, output: libraryDetailSchema },
+  'library.thumbnails': {
+    input: z.object({ ids: z.array(z.string()).max(400) }).strict(),
+    output: z.record(z.string(), z.string()),
+  },
+  'library.image': { input: byId, output: z.string() },
+  /** Review marks, kept in each batch folder's review.json. */
+  'library.mark': {
+    input: z
+      .object({
+        ids: z.array(z.string()).min(1).max(20_000),
+        mark: reviewMarkSchema.optional(),
+        stars: z.number().int().min(0).max(5).optional(),
+      })
+      .strict(),
+    output: z.number().int(),
+  },
+  'library.exportZip': {
+    input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
+    output: z.object({
+      path: z.string(),
+      images: z.number().int(),
+      name: z.string(),
+      dataBase64: z.string().optional(),
+    }),
+  },
+  'library.exportFolder': {
+    input: z.object({ ids: z.array(z.string()).min(1).max(20_000), folder: z.string().min(1) }).strict(),
+    output: z.object({ path: z.string(), images: z.number().int() }),
+  },
+  'library.reveal': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
   'references.thumbnail': {
     input: z.object({ reference: referenceImageSchema }).strict(),
     output: z.string(),
@@ -143,6 +182,8 @@ export const studioEvents = {
   'batch.finished': batchViewSchema,
   'submission.updated': submissionViewSchema,
   'download.progress': downloadProgressSchema,
+  /** The library changed on disk: a batch arrived, or marks were set elsewhere. */
+  'library.changed': z.object({ reason: z.string() }),
   /** The desktop host asks the window to show a batch (a notification was clicked). */
   'app.showBatch': z.object({ id: z.string() }),
 } as const;

@@ -13,6 +13,10 @@ import { createDispatcher, type Dispatch, type StudioHandlers } from './host/stu
 import { ProfileService } from './profiles/profile-service';
 import { ReferenceStore } from './references/reference-store';
 import { DraftStore } from './drafts/draft-store';
+import { LibraryIndex } from './library/library-index';
+import { exportToFolder, exportZip } from './library/library-export';
+import { ThumbnailService } from './library/thumbnails';
+import { readFile } from 'node:fs/promises';
 import { draftToCsv, readTable } from './drafts/table-import';
 import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { redact, type SecretStore } from './secrets/secret-store';
@@ -66,6 +70,13 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const connection = new ConnectionMonitor(profiles, events);
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
+  const library = new LibraryIndex(() => settings.get().libraryDir);
+  const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
+  events.subscribe((event, payload) => {
+    if (event === 'batch.updated' && (payload as { download: { state: string } }).download.state === 'done') {
+      events.emit('library.changed', { reason: 'download' });
+    }
+  });
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new BatchEngine({
     dataDir: options.dataDir,
@@ -150,6 +161,48 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
           code: 'STUDIO_NOT_DOWNLOADED',
           message: 'This batch is not in the library yet.',
         });
+      if (!options.openPath) return { path, opened: false };
+      await options.openPath(path);
+      return { path, opened: true };
+    },
+    'library.query': (query) => library.query(query),
+    'library.detail': ({ id }) => library.detail(id),
+    'library.thumbnails': async ({ ids }) => {
+      const entries = await Promise.all(
+        ids.map(async (id) => [id, await thumbnails.dataUrl(library.pathOf(id)).catch(() => '')] as const),
+      );
+      return Object.fromEntries(entries.filter(([, url]) => url));
+    },
+    'library.image': async ({ id }) => {
+      const detail = library.detail(id);
+      return `data:${detail.mime};base64,${(await readFile(detail.path)).toString('base64')}`;
+    },
+    'library.mark': async ({ ids, mark, stars }) => {
+      const count = await library.mark(ids, { mark, stars });
+      events.emit('library.changed', { reason: 'marks' });
+      return count;
+    },
+    'library.exportZip': async ({ ids }) => {
+      const name = `picks-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.zip`;
+      const result = await exportZip(
+        ids.map((id) => library.detail(id)),
+        join(options.dataDir, 'exports', name),
+      );
+      const size = (await import('node:fs')).statSync(result.path).size;
+      // Small enough to hand to the window as a download; larger ones are opened from their folder.
+      return {
+        ...result,
+        name,
+        dataBase64: size < 200 * 1024 * 1024 ? (await readFile(result.path)).toString('base64') : undefined,
+      };
+    },
+    'library.exportFolder': ({ ids, folder }) =>
+      exportToFolder(
+        ids.map((id) => library.detail(id)),
+        folder,
+      ),
+    'library.reveal': async ({ id }) => {
+      const path = join(library.detail(id).path, '..', '..');
       if (!options.openPath) return { path, opened: false };
       await options.openPath(path);
       return { path, opened: true };

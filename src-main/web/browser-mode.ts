@@ -56,6 +56,10 @@ export async function startBrowserMode(
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale:
       options.sandboxTimeScale ?? (Number(process.env.STUDIO_SANDBOX_TIME_SCALE) || undefined),
+    // Tests pin the sandbox's random item failures; people get the realistic default.
+    sandbox: process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE
+      ? { config: { itemFailureRate: Number(process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE) } }
+      : undefined,
   });
   const host = await startWebHost({
     services,

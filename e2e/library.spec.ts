@@ -1,0 +1,177 @@
+import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import extractChunks from 'png-chunks-extract';
+import { expect, openStudio, screenshot, test, type RunningStudio } from './studio-fixture';
+
+const PROMPTS = Array.from({ length: 24 }, (_, i) =>
+  i % 3 === 0
+    ? `Lavender sprig beside a ceramic mug ${i + 1}`
+    : i % 3 === 1
+      ? `一只青花瓷杯放在木桌上 ${i + 1}`
+      : `Glazed vase on linen ${i + 1}`,
+);
+
+/** A downloaded batch in the library, made through the same local API a script would use. */
+async function libraryWithOneBatch(studio: RunningStudio): Promise<string> {
+  const draft = {
+    id: 'library-e2e',
+    name: 'Library review',
+    model: 'imgvendor-3.1-flash-image',
+    items: PROMPTS.map((prompt, i) => ({
+      customId: `img-${String(i + 1).padStart(2, '0')}`,
+      prompt,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  const { batch } = await studio.call('batches.submit', { draft });
+  for (let i = 0; i < 300; i++) {
+    const now = await studio.call('batches.get', { id: batch.id });
+    if (now.download.state === 'done') return now.download.folder;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the batch never reached the library');
+}
+
+/** iTXt chunks, decoded by hand from chunks an independent reader split out. */
+function textChunks(png: Buffer): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const chunk of extractChunks(new Uint8Array(png))) {
+    if (chunk.name !== 'iTXt') continue;
+    const data = Buffer.from(chunk.data);
+    const keyEnd = data.indexOf(0);
+    const key = data.subarray(0, keyEnd).toString('latin1');
+    let at = keyEnd + 3; // null, compression flag, compression method
+    at = data.indexOf(0, at) + 1; // language tag
+    at = data.indexOf(0, at) + 1; // translated keyword
+    out[key] = data.subarray(at).toString('utf8');
+  }
+  return out;
+}
+
+test('search in English and Chinese, cull 20 by keyboard, compare two, export the picks', async ({
+  page,
+  studio,
+}) => {
+  const folder = await libraryWithOneBatch(studio);
+  const settings = await studio.call('settings.get');
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Library' })
+    .click();
+  const cells = page.getByTestId('library-cell');
+  await expect(page.getByTestId('library-count')).toContainText('24 of 24');
+  await expect(cells.first().locator('img')).toBeVisible();
+
+  await page.getByTestId('library-search').fill('lavender');
+  await expect(page.getByTestId('library-count')).toContainText('8 of 24');
+  await expect(cells.first()).toContainText('Lavender');
+  await page.getByTestId('library-search').fill('青花瓷');
+  await expect(page.getByTestId('library-count')).toContainText('8 of 24');
+  await expect(cells.first()).toContainText('青花瓷杯');
+  await page.getByTestId('library-search').fill('');
+  await expect(page.getByTestId('library-count')).toContainText('24 of 24');
+
+  // Cull 20 by keyboard: pick, reject and star as the arrows move on.
+  await page.getByTestId('library-gallery').focus();
+  const keys = [
+    'p',
+    'x',
+    '5',
+    'p',
+    'x',
+    '3',
+    'p',
+    'p',
+    'x',
+    '4',
+    'p',
+    'x',
+    'p',
+    '2',
+    'x',
+    'p',
+    '1',
+    'p',
+    'x',
+    'p',
+  ];
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    await page.keyboard.press('ArrowRight');
+  }
+  const picks = keys.filter((k) => k === 'p').length;
+  await page.getByTestId('library-review').selectOption('picked');
+  await expect(page.getByTestId('library-count')).toContainText(`${picks} of 24`);
+  // The marks are on disk, in the batch's folder.
+  const marksOnDisk = () =>
+    Object.values(
+      JSON.parse(readFileSync(join(settings.libraryDir, folder, 'review.json'), 'utf8')).images,
+    ) as { mark: string | null; stars: number }[];
+  await expect.poll(() => marksOnDisk().filter((m) => m.mark === 'picked').length).toBe(picks);
+  const marks = marksOnDisk();
+  expect(marks.filter((m) => m.mark === 'rejected')).toHaveLength(keys.filter((k) => k === 'x').length);
+  expect(marks.filter((m) => m.stars > 0)).toHaveLength(keys.filter((k) => /\d/.test(k)).length);
+
+  // Compare two picks side by side, then with the slider.
+  await cells.nth(0).click();
+  await cells.nth(1).click({ modifiers: ['Control'] });
+  await page.getByTestId('library-compare').click();
+  await expect(page.getByTestId('compare').locator('img')).toHaveCount(2);
+  await page.getByTestId('compare-slider-mode').click();
+  await page.getByTestId('compare-slider').fill('30');
+  await page.getByRole('button', { name: 'Close' }).click();
+
+  // The lightbox shows the prompt, and moves on.
+  await cells.nth(0).dblclick();
+  await expect(page.getByTestId('lightbox-image')).toBeVisible();
+  const firstPrompt = await page.getByTestId('lightbox-prompt').textContent();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('lightbox-prompt')).not.toHaveText(firstPrompt!);
+  await page.keyboard.press('Escape');
+
+  for (const theme of ['light', 'dark'] as const) {
+    await page.getByTestId('theme-select').selectOption(theme);
+    await screenshot(page, `library-${theme}`);
+  }
+  await page.getByTestId('theme-select').selectOption('system');
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
+
+  // Export the picks as a ZIP.
+  await page.getByTestId('library-gallery').focus();
+  await page.keyboard.press('Control+a');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('library-export-zip').click();
+  const file = join(mkdtempSync(join(tmpdir(), 'export-')), 'picks.zip');
+  await (await download).saveAs(file);
+  expect(execFileSync('unzip', ['-t', file]).toString()).toContain('No errors detected');
+  const out = join(file, '..', 'x');
+  execFileSync('unzip', ['-q', file, '-d', out]);
+  const pngs = readdirSync(join(out, 'images')).filter((f) => f.endsWith('.png'));
+  expect(pngs).toHaveLength(picks);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    file: string;
+    prompt: string;
+  }[];
+  expect(manifest).toHaveLength(picks);
+  expect(readFileSync(join(out, 'manifest.csv'), 'utf8')).toContain('prompt');
+  for (const entry of manifest) {
+    const chunks = textChunks(readFileSync(join(out, entry.file)));
+    expect(chunks.prompt).toBe(entry.prompt);
+    expect(PROMPTS).toContain(chunks.prompt);
+    expect(JSON.parse(chunks.parameters!)).toMatchObject({
+      model: 'imgvendor-3.1-flash-image',
+      task_name: 'Library review',
+    });
+  }
+});

@@ -1,0 +1,3 @@
+declare module 'png-chunks-extract' {
+  export default function extract(data: Uint8Array): { name: string; data: Uint8Array }[];
+}

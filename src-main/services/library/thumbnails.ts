@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import PQueue from 'p-queue';
+import sharp from 'sharp';
+
+export const THUMB_SIZE = 256;
+
+/**
+ * Gallery thumbnails, made by sharp (libvips, in its own threads, never on a UI thread), a few at a
+ * time, and cached on disk under a name that includes the source's size and modification time: a
+ * changed image gets a new thumbnail.
+ */
+export class ThumbnailService {
+  private queue = new PQueue({ concurrency: Math.max(2, availableParallelism()) });
+  private inFlight = new Map<string, Promise<string>>();
+
+  constructor(private dir: string) {}
+
+  private keyOf(source: string): string {
+    const s = statSync(source);
+    return createHash('sha1').update(`${source}|${s.size}|${s.mtimeMs}|${THUMB_SIZE}`).digest('hex');
+  }
+
+  /** The thumbnail file of an image, made now if it is missing or stale. */
+  async fileFor(source: string): Promise<string> {
+    const key = this.keyOf(source);
+    const file = join(this.dir, key.slice(0, 2), `${key}.webp`);
+    if (existsSync(file)) return file;
+    let running = this.inFlight.get(file);
+    if (!running) {
+      running = this.queue
+        .add(async () => {
+          await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+          const tmp = `${file}.${process.pid}.tmp`;
+          await sharp(source, { limitInputPixels: 268_402_689 })
+            .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside' })
+            .webp({ quality: 78 })
+            .toFile(tmp);
+          await rename(tmp, file);
+          return file;
+        })
+        .finally(() => this.inFlight.delete(file)) as Promise<string>;
+      this.inFlight.set(file, running);
+    }
+    return running;
+  }
+
+  async dataUrl(source: string): Promise<string> {
+    return `data:image/webp;base64,${(await readFile(await this.fileFor(source))).toString('base64')}`;
+  }
+}
