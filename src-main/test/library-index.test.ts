@@ -21,7 +21,10 @@ async function downloadedBatch(prompts: string[]): Promise<string> {
     responseMime: 'image/png',
   };
   const { batch } = await call(services, 'batches.submit', { draft });
-  const done = await waitUntil(() => call(services, 'batches.get', { id: batch.id }), (b: any) => b.download.state === 'done');
+  const done = await waitUntil(
+    () => call(services, 'batches.get', { id: batch.id }),
+    (b: any) => b.download.state === 'done',
+  );
   return join((await call(services, 'settings.get')).libraryDir, done.download.folder);
 }
 
@@ -66,7 +69,12 @@ describe('the library on disk', () => {
     ]);
     const review = JSON.parse(readFileSync(join(folder, 'review.json'), 'utf8'));
     expect(review.format).toBe('batch-image-studio.review/1');
-    expect(Object.values(review.images)).toEqual(expect.arrayContaining([{ mark: 'picked', stars: 2 }, { mark: null, stars: 4 }]));
+    expect(Object.values(review.images)).toEqual(
+      expect.arrayContaining([
+        { mark: 'picked', stars: 2 },
+        { mark: null, stars: 4 },
+      ]),
+    );
     const fresh = new LibraryIndex(() => join(folder, '..')).query({ batchId, review: 'picked' });
     expect(fresh.items.map((i) => i.stars)).toEqual([2]);
 
@@ -80,12 +88,16 @@ describe('thumbnails and embedded prompts', () => {
   it('caches thumbnails on disk and makes them again when the image changes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'thumbs-'));
     const source = join(dir, 'a.png');
-    await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#336699' } }).png().toFile(source);
+    await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#336699' } })
+      .png()
+      .toFile(source);
     const service = new ThumbnailService(join(dir, 'cache'));
     const first = await service.fileFor(source);
     expect(await service.fileFor(source)).toBe(first);
     expect(await sharp(first).metadata()).toMatchObject({ format: 'webp', width: 256, height: 192 });
-    await sharp({ create: { width: 512, height: 512, channels: 3, background: '#993366' } }).png().toFile(source);
+    await sharp({ create: { width: 512, height: 512, channels: 3, background: '#993366' } })
+      .png()
+      .toFile(source);
     utimesSync(source, new Date(), new Date(Date.now() + 5000));
     const second = await service.fileFor(source);
     expect(second).not.toBe(first);
@@ -93,7 +105,9 @@ describe('thumbnails and embedded prompts', () => {
   });
 
   it('embeds UTF-8 text chunks that leave the PNG decodable', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const out = embedPngText(png, { prompt: '一只猫 on a mat', parameters: '{"a":1}' });
     expect((await sharp(out).metadata()).width).toBe(8);
     expect(out.includes(Buffer.from('一只猫 on a mat'))).toBe(true);

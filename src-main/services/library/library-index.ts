@@ -169,12 +169,18 @@ export class LibraryIndex {
       this.folders.set(name, this.readFolder(root, name));
       changed = true;
     }
-    if (changed || !this.search) this.rebuild();
+    if (changed || this.byId.size === 0) this.rebuild();
   }
 
   private rebuild(): void {
     this.byId = new Map();
     for (const state of this.folders.values()) for (const e of state.entries) this.byId.set(e.id, e);
+    // The full-text index is built on the first search: opening the gallery need not wait for it.
+    this.search = undefined;
+  }
+
+  private searchIndex(): MiniSearch<Entry> {
+    if (this.search) return this.search;
     this.search = new MiniSearch<Entry>({
       fields: ['prompt', 'taskName', 'customId'],
       storeFields: [],
@@ -187,6 +193,7 @@ export class LibraryIndex {
       },
     });
     this.search.addAll([...this.byId.values()]);
+    return this.search;
   }
 
   query(raw: LibraryQuery = {}): LibraryResult {
@@ -194,7 +201,7 @@ export class LibraryIndex {
     const q = libraryQuerySchema.parse(raw);
     let list: Entry[];
     if (q.search?.trim()) {
-      const hits = this.search!.search(q.search.trim());
+      const hits = this.searchIndex().search(q.search.trim());
       list = hits.map((h) => this.byId.get(h.id as string)!).filter(Boolean);
     } else {
       list = [...this.byId.values()];
