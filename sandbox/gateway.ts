@@ -40,6 +40,8 @@ export interface SandboxReport {
   >;
   kbRecords: Record<string, number>;
   faultsFired: FaultSwitch['fired'];
+  /** Requests received per API, faults included. */
+  requests: Record<string, number>;
 }
 
 type Family = 'batch' | 'realtime' | 'kb' | 'admin' | 'other';
@@ -128,7 +130,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const realtimeRoutes = new RealtimeRoutes(config, store);
   const kbRoutes = new KbRoutes(config, store);
 
+  const requests: Record<string, number> = {};
   const inspect = (): SandboxReport => ({
+    requests: { ...requests },
     accounts: Object.fromEntries(
       [...store.accounts].map(([key, state]) => [
         key,
@@ -183,6 +187,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
     const ex: Exchange = { req, res, url, method: (req.method ?? 'GET').toUpperCase(), requestId };
     const family = familyOf(url.pathname);
+    requests[family] = (requests[family] ?? 0) + 1;
     try {
       if (family === 'admin') return await admin(ex);
       if (family === 'other') {

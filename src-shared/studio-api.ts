@@ -8,6 +8,7 @@ import {
 } from './batch-view';
 import { connectionStatusSchema } from './connection';
 import { draftSchema, referenceImageSchema } from './draft';
+import { realtimeGenerateSchema, realtimeJobSchema } from './realtime-view';
 import {
   libraryDetailSchema,
   libraryQuerySchema,
@@ -161,6 +162,22 @@ export const studioMethods = {
     output: z.object({ path: z.string(), images: z.number().int() }),
   },
   'library.reveal': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
+  'realtime.models': { input: none, output: z.array(z.string()) },
+  'realtime.generate': { input: realtimeGenerateSchema, output: realtimeJobSchema },
+  'realtime.jobs': { input: none, output: z.array(realtimeJobSchema) },
+  'realtime.cancel': { input: byId, output: realtimeJobSchema },
+  'realtime.image': {
+    input: z
+      .object({
+        id: z.string(),
+        which: z.enum(['result', 'input']).default('result'),
+        index: z.number().int().min(0).default(0),
+      })
+      .strict(),
+    output: z.string(),
+  },
+  /** Saves a result into the library's Realtime collection; answers its library id. */
+  'realtime.save': { input: byId, output: z.string() },
   'references.thumbnail': {
     input: z.object({ reference: referenceImageSchema }).strict(),
     output: z.string(),
@@ -182,6 +199,7 @@ export const studioEvents = {
   'batch.finished': batchViewSchema,
   'submission.updated': submissionViewSchema,
   'download.progress': downloadProgressSchema,
+  'realtime.updated': realtimeJobSchema,
   /** The library changed on disk: a batch arrived, or marks were set elsewhere. */
   'library.changed': z.object({ reason: z.string() }),
   /** The desktop host asks the window to show a batch (a notification was clicked). */

@@ -16,6 +16,8 @@ import { DraftStore } from './drafts/draft-store';
 import { LibraryIndex } from './library/library-index';
 import { exportToFolder, exportZip } from './library/library-export';
 import { ThumbnailService } from './library/thumbnails';
+import { RealtimeJobs } from './realtime/realtime-jobs';
+import type { RealtimeClient } from './realtime/realtime-client';
 import { readFile } from 'node:fs/promises';
 import { draftToCsv, readTable } from './drafts/table-import';
 import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
@@ -38,6 +40,8 @@ export interface StudioServicesOptions {
   openPath?: (path: string) => Promise<void>;
   /** Test and benchmark settings of the built-in sandbox (faults, item failure rate). */
   sandbox?: Pick<SandboxOptions, 'config' | 'faults'>;
+  /** Test settings of the realtime client (shorter timeouts, no waiting between retries). */
+  realtimeClient?: ConstructorParameters<typeof RealtimeClient>[1];
   /** A simulated clock for the poller, in benchmarks. */
   clock?: Clock;
   /** How much faster than real time gateways other than the built-in sandbox run (tests point at fast sandboxes). */
@@ -72,6 +76,13 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const library = new LibraryIndex(() => settings.get().libraryDir);
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
+  const realtime = new RealtimeJobs(
+    join(options.dataDir, 'realtime'),
+    profiles,
+    events,
+    () => settings.get().libraryDir,
+    options.realtimeClient,
+  );
   events.subscribe((event, payload) => {
     if (event === 'batch.updated' && (payload as { download: { state: string } }).download.state === 'done') {
       events.emit('library.changed', { reason: 'download' });
@@ -165,6 +176,12 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       await options.openPath(path);
       return { path, opened: true };
     },
+    'realtime.models': () => realtime.models(),
+    'realtime.generate': (input) => realtime.generate(input),
+    'realtime.jobs': () => realtime.list(),
+    'realtime.cancel': ({ id }) => realtime.cancel(id),
+    'realtime.image': ({ id, which, index }) => realtime.image(id, which, index),
+    'realtime.save': ({ id }) => realtime.save(id),
     'library.query': (query) => library.query(query),
     'library.detail': ({ id }) => library.detail(id),
     'library.thumbnails': async ({ ids }) => {

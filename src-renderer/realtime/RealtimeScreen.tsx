@@ -1,5 +1,298 @@
-import { ScreenPlaceholder } from '../shell/ScreenPlaceholder';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useTranslation } from 'react-i18next';
+import type { RealtimeJob } from '../../src-shared/realtime-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useNavigation } from '../app/navigation-store';
+import { useStudio } from '../app/studio-context';
+import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { emptyDraft, useCompose } from '../compose/compose-store';
+import { draftActions } from '../compose/draft-actions';
+import { fileToBase64, imageFiles } from '../compose/reference-upload';
+import { ErrorNotice } from '../shell/ErrorNotice';
+
+const COMMON = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
+const EXTENDED = ['1:4', '1:8', '4:1', '8:1'];
+/** Only the ratios the model takes: the extended set is offered for Flash models alone. */
+const ratiosFor = (model: string) => (/flash/i.test(model) ? [...COMMON, ...EXTENDED] : COMMON);
+
+function JobImage({ job, alt }: { job: RealtimeJob; alt: string }) {
+  const image = useStudioQuery(
+    'realtime.image',
+    { id: job.id, which: 'result', index: 0 },
+    { enabled: job.state === 'done' },
+  );
+  return image.data ? (
+    <img className="rt-result" src={image.data} alt={alt} data-testid={`rt-image-${job.id}`} />
+  ) : null;
+}
 
 export function RealtimeScreen() {
-  return <ScreenPlaceholder screen="realtime" />;
+  const { t } = useTranslation();
+  const id = useId();
+  const studio = useStudio();
+  const client = useQueryClient();
+  const go = useNavigation((s) => s.go);
+  const models = useStudioQuery('realtime.models', undefined, { retry: false });
+  const jobs = useStudioQuery('realtime.jobs');
+  const [prompt, setPrompt] = useState('');
+  const [model, setModel] = useState('');
+  const [ratio, setRatio] = useState('');
+  const [tier, setTier] = useState<'1K' | '2K' | '4K'>('1K');
+  const [inputs, setInputs] = useState<File[]>([]);
+  const [fromJob, setFromJob] = useState<RealtimeJob>();
+  const [error, setError] = useState<StudioError>();
+
+  useEffect(() => {
+    if (!model && models.data?.[0])
+      setModel(models.data.find((m) => /flash-image$/.test(m)) ?? models.data[0]);
+  }, [model, models.data]);
+  useEffect(() => {
+    if (ratio && !ratiosFor(model).includes(ratio)) setRatio('');
+  }, [model, ratio]);
+  useEffect(
+    () =>
+      studio.on('realtime.updated', (job) =>
+        client.setQueryData<RealtimeJob[]>(queryKey('realtime.jobs'), (list) => {
+          if (!list) return [job];
+          return list.some((j) => j.id === job.id)
+            ? list.map((j) => (j.id === job.id ? job : j))
+            : [job, ...list];
+        }),
+      ),
+    [studio, client],
+  );
+
+  const dropzone = useDropzone({
+    noClick: true,
+    noKeyboard: true,
+    onDrop: (files) => setInputs((list) => [...list, ...imageFiles(files)]),
+  });
+  const previews = useMemo(() => inputs.map((f) => URL.createObjectURL(f)), [inputs]);
+  useEffect(() => () => previews.forEach((u) => URL.revokeObjectURL(u)), [previews]);
+
+  async function generate() {
+    setError(undefined);
+    try {
+      const encoded = await Promise.all(
+        inputs.map(async (f) => ({ name: f.name || 'input.png', dataBase64: await fileToBase64(f) })),
+      );
+      await studio.call('realtime.generate', {
+        prompt,
+        model,
+        imageSize: tier,
+        ...(ratio ? { aspectRatio: ratio } : {}),
+        inputs: encoded,
+        ...(fromJob ? { fromJobId: fromJob.id } : {}),
+      });
+    } catch (err) {
+      setError(StudioError.from(err));
+    }
+  }
+
+  function toCompose(text: string) {
+    if (!useCompose.getState().draft) useCompose.getState().load(emptyDraft());
+    useCompose
+      .getState()
+      .change(draftActions.insertPrompts(useCompose.getState().draft!.items.length, [text]));
+    go('compose');
+  }
+
+  return (
+    <section
+      aria-labelledby="screen-title"
+      {...dropzone.getRootProps({
+        className: `screen realtime${dropzone.isDragActive ? ' drop-active' : ''}`,
+      })}
+    >
+      <input {...dropzone.getInputProps()} aria-label={t('realtime.addInputs')} accept="image/*" />
+      <h1 id="screen-title">{t('realtime.title')}</h1>
+      <div className="rt-form card">
+        <label className="field">
+          <span>{t('realtime.prompt')}</span>
+          <textarea
+            rows={3}
+            value={prompt}
+            placeholder={t('realtime.promptPlaceholder')}
+            onChange={(e) => setPrompt(e.target.value)}
+            onPaste={(e) => {
+              const files = imageFiles(e.clipboardData.files);
+              if (files.length) {
+                e.preventDefault();
+                setInputs((list) => [...list, ...files]);
+              }
+            }}
+            onKeyDown={(e) => {
+              if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && prompt.trim() && model) void generate();
+            }}
+            data-testid="rt-prompt"
+          />
+        </label>
+        <div className="field-row">
+          <label className="field">
+            <span>{t('realtime.model')}</span>
+            <select value={model} onChange={(e) => setModel(e.target.value)} data-testid="rt-model">
+              {models.data?.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('realtime.ratio')}</span>
+            <select value={ratio} onChange={(e) => setRatio(e.target.value)} data-testid="rt-ratio">
+              <option value="">{t('realtime.auto')}</option>
+              {ratiosFor(model).map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('realtime.tier')}</span>
+            <select value={tier} onChange={(e) => setTier(e.target.value as typeof tier)}>
+              {(['1K', '2K', '4K'] as const).map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="rt-inputs" aria-labelledby={`${id}-inputs`}>
+          <span id={`${id}-inputs`} className="label">
+            {t('realtime.inputs')}
+          </span>
+          {fromJob && (
+            <span className="notice" data-testid="rt-editing">
+              {t('realtime.editing', { prompt: fromJob.prompt })}{' '}
+              <button type="button" className="link-button" onClick={() => setFromJob(undefined)}>
+                {t('realtime.stopEditing')}
+              </button>
+            </span>
+          )}
+          {previews.map((url, i) => (
+            <span className="ref-thumb" key={url}>
+              <img src={url} alt={inputs[i]?.name ?? ''} />
+              <button
+                type="button"
+                className="ref-remove"
+                aria-label={t('realtime.removeInput', { n: i + 1 })}
+                onClick={() => setInputs((l) => l.filter((_, k) => k !== i))}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+          <button type="button" className="small" onClick={dropzone.open}>
+            {t('realtime.addInputs')}
+          </button>
+          {!fromJob && !inputs.length && <span className="muted">{t('realtime.dropInputs')}</span>}
+        </div>
+        {models.error && <ErrorNotice error={models.error.toView()} compact />}
+        {error && <ErrorNotice error={error.toView()} />}
+        <div className="actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void generate()}
+            disabled={!prompt.trim() || !model}
+            data-testid="rt-generate"
+          >
+            {t('realtime.generate')}
+          </button>
+        </div>
+      </div>
+
+      <h2>{t('realtime.queue')}</h2>
+      {jobs.data?.length === 0 && <p className="empty-state">{t('realtime.empty')}</p>}
+      <ul className="rt-jobs">
+        {jobs.data?.map((job) => (
+          <li
+            key={job.id}
+            className={`card rt-job state-${job.state}`}
+            data-testid="rt-job"
+            data-state={job.state}
+          >
+            <div className="batch-head">
+              <strong className="rt-job-prompt">{job.prompt}</strong>
+              <span
+                className={`badge${job.state === 'done' ? ' status-completed' : job.state === 'failed' ? ' status-failed' : ''}`}
+              >
+                {t(`realtime.state_${job.state}`, { attempt: job.attempt })}
+              </span>
+              <span className="muted small">
+                {job.model} · {job.imageSize}
+                {job.aspectRatio ? ` · ${job.aspectRatio}` : ''}
+                {job.inputs ? ` · ${t('realtime.inputs')}: ${job.inputs}` : ''}
+              </span>
+            </div>
+            {(job.state === 'queued' || job.state === 'running') && (
+              <div className="actions">
+                <span
+                  className="progress indeterminate"
+                  role="progressbar"
+                  aria-label={t(`realtime.state_${job.state}`, { attempt: job.attempt })}
+                />
+                <button type="button" onClick={() => void studio.call('realtime.cancel', { id: job.id })}>
+                  {t('realtime.cancel')}
+                </button>
+              </div>
+            )}
+            {job.error && <ErrorNotice error={job.error} />}
+            {job.state === 'done' && job.result && (
+              <div className="rt-result-row">
+                <JobImage job={job} alt={t('realtime.resultAlt', { prompt: job.prompt })} />
+                <div>
+                  {job.result.text && (
+                    <p>
+                      <span className="muted">{t('realtime.modelText')}: </span>
+                      {job.result.text}
+                    </p>
+                  )}
+                  {job.result.modelVersion && job.result.modelVersion !== job.model && (
+                    <p className="muted small">
+                      {t('realtime.modelVersion', { version: job.result.modelVersion, model: job.model })}
+                    </p>
+                  )}
+                  <p className="muted small mono">
+                    {t('realtime.attempts', { count: job.result.attempts })} · {job.result.requestId}
+                  </p>
+                  <div className="actions">
+                    <button
+                      type="button"
+                      className="primary"
+                      onClick={() => {
+                        setFromJob(job);
+                        setInputs([]);
+                        setPrompt('');
+                        document.querySelector<HTMLTextAreaElement>('[data-testid="rt-prompt"]')?.focus();
+                      }}
+                      data-testid="rt-edit-this"
+                    >
+                      {t('realtime.editThis')}
+                    </button>
+                    <button
+                      type="button"
+                      disabled={!!job.savedId}
+                      onClick={() => void studio.call('realtime.save', { id: job.id })}
+                      data-testid="rt-save"
+                    >
+                      {job.savedId ? t('realtime.saved') : t('realtime.save')}
+                    </button>
+                    <button type="button" onClick={() => toCompose(job.prompt)}>
+                      {t('realtime.toCompose')}
+                    </button>
+                  </div>
+                </div>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }

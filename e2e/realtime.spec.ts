@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, openStudio, screenshot, test } from './studio-fixture';
+
+test('generate, edit twice in a chain, save to the library, and find the three images there', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Realtime' })
+    .click();
+  await expect(page.getByTestId('rt-model')).toHaveValue('imgvendor-3.1-flash-image');
+  // Pro models are not offered the Flash-only ratios.
+  await page.getByTestId('rt-model').selectOption('imgvendor-3-pro-image');
+  await expect(page.getByTestId('rt-ratio').locator('option', { hasText: '8:1' })).toHaveCount(0);
+  await page.getByTestId('rt-model').selectOption('imgvendor-3.1-flash-image');
+  await expect(page.getByTestId('rt-ratio').locator('option', { hasText: '8:1' })).toHaveCount(1);
+  await page.getByTestId('rt-ratio').selectOption('4:3');
+
+  const steps = [
+    'A ceramic teapot on a linen cloth',
+    'Make the teapot celadon green, keep the cloth',
+    '在壶旁边加一只茶杯，其余不变',
+  ];
+  for (const [i, step] of steps.entries()) {
+    await page.getByTestId('rt-prompt').fill(step);
+    await page.getByTestId('rt-generate').click();
+    const job = page.getByTestId('rt-job').first();
+    await expect(job).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+    await expect(job).toContainText(step);
+    await expect(job.getByRole('img')).toBeVisible();
+    await job.getByTestId('rt-save').click();
+    await expect(job.getByTestId('rt-save')).toHaveText('In the library');
+    if (i < steps.length - 1) {
+      await job.getByTestId('rt-edit-this').click();
+      await expect(page.getByTestId('rt-editing')).toContainText(step);
+    }
+  }
+  const jobs = await studio.call('realtime.jobs');
+  expect(jobs).toHaveLength(3);
+  const [third, second, first] = jobs;
+  expect(second.parentJobId).toBe(first.id);
+  expect(third.parentJobId).toBe(second.id);
+  expect(third.inputs).toBe(1);
+
+  for (const theme of ['light', 'dark'] as const) {
+    await page.getByTestId('theme-select').selectOption(theme);
+    await screenshot(page, `realtime-${theme}`);
+  }
+  await page.getByTestId('theme-select').selectOption('system');
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
+
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Library' })
+    .click();
+  await expect(page.getByTestId('library-count')).toContainText('3 of 3');
+  for (const step of steps)
+    await expect(page.getByTestId('library-cell').filter({ hasText: step })).toHaveCount(1);
+});

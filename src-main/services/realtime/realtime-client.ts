@@ -1,0 +1,248 @@
+import { StudioError } from '../../../src-shared/studio-error';
+import { errorFromResponse } from '../gateway/gateway-error';
+import { gatewayFetch } from '../gateway/gateway-request';
+import { sniffImageType } from '../library/file-names';
+
+export const COMMON_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
+export const EXTENDED_RATIOS = ['1:4', '1:8', '4:1', '8:1'];
+export const TIERS = ['1K', '2K', '4K'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** Flash models take the extended ratios; Pro models and any model the studio does not know, only the common set. */
+export function ratiosFor(model: string): string[] {
+  return /flash/i.test(model) ? [...COMMON_RATIOS, ...EXTENDED_RATIOS] : COMMON_RATIOS;
+}
+
+/** The spec's recommended total timeout per tier. */
+export const TIMEOUT_MS: Record<Tier, number> = { '1K': 120_000, '2K': 180_000, '4K': 300_000 };
+
+/** Waits before the second and third attempts: about 1-2 s, then 3-5 s (then 8-12 s), plus jitter. */
+const BACKOFF_MS: [number, number][] = [
+  [1_000, 2_000],
+  [3_000, 5_000],
+  [8_000, 12_000],
+];
+export const MAX_ATTEMPTS = 3;
+
+export interface RealtimeRequest {
+  model: string;
+  prompt: string;
+  images: { mime: string; data: Buffer }[];
+  aspectRatio?: string;
+  imageSize: Tier;
+}
+
+export interface RealtimeResult {
+  mime: string;
+  extension: string;
+  image: Buffer;
+  text: string;
+  modelVersion?: string;
+  finishReason?: string;
+  attempts: number;
+  requestId: string;
+}
+
+export interface RealtimeAccount {
+  baseUrl: string;
+  key: string;
+}
+
+const CAPACITY = /(invalid|cooling|locked|expired)/i;
+
+/** Whether an error may succeed if sent again, by the spec's retry table. */
+export function retryable(error: StudioError, noImageRetried: boolean): boolean {
+  if (error.code === 'STUDIO_NO_IMAGE') return !noImageRetried;
+  if (error.source === 'network')
+    return error.code !== 'STUDIO_CANCELLED' && error.code !== 'NETWORK_TIMEOUT';
+  if (isCapacityProblem(error)) return false;
+  return [429, 502, 503, 504].includes(error.httpStatus ?? 0);
+}
+
+/** "All tokens invalid, cooling down, locked or expired": the gateway has no capacity; retrying only makes it worse. */
+export function isCapacityProblem(error: StudioError): boolean {
+  return (
+    (error.httpStatus ?? 0) >= 500 && /token|key|account/i.test(error.message) && CAPACITY.test(error.message)
+  );
+}
+
+function extensionOf(mime: string): string {
+  return mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
+}
+
+interface Candidate {
+  content?: { parts?: { text?: string; inlineData?: { mimeType?: string; data?: string } }[] };
+  finishReason?: string;
+}
+
+/**
+ * One image now, through the vendor-native generateContent protocol, with the spec's success test
+ * and retry table. Raw fetch rather than the vendor SDK: the studio needs the gateway's own key
+ * header, the request id of every attempt, exact control of retries, and Node 20 (the SDK's current
+ * major wants 22).
+ */
+export class RealtimeClient {
+  constructor(
+    private account: RealtimeAccount,
+    private options: {
+      timeoutMs?: (tier: Tier) => number;
+      sleep?: (ms: number) => Promise<void>;
+      onAttempt?: (attempt: number) => void;
+    } = {},
+  ) {}
+
+  async models(): Promise<string[]> {
+    const { response, requestId } = await gatewayFetch({
+      baseUrl: this.account.baseUrl,
+      path: '/v1beta/models',
+      auth: { header: 'x-imgvendor-api-key', value: this.account.key },
+      timeoutMs: 20_000,
+    });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    const body = JSON.parse(text) as { models?: { name?: string }[] };
+    return (body.models ?? []).map((m) => (m.name ?? '').replace(/^models\//, '')).filter(Boolean);
+  }
+
+  async generate(req: RealtimeRequest, signal?: AbortSignal): Promise<RealtimeResult> {
+    if (req.aspectRatio && !ratiosFor(req.model).includes(req.aspectRatio)) {
+      throw new StudioError({
+        code: 'STUDIO_RATIO_UNSUPPORTED',
+        message: `${req.model} does not take the ratio ${req.aspectRatio}; it was not sent.`,
+      });
+    }
+    const total = AbortSignal.timeout(this.options.timeoutMs?.(req.imageSize) ?? TIMEOUT_MS[req.imageSize]);
+    const overall = signal ? AbortSignal.any([signal, total]) : total;
+    const body = {
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { text: req.prompt },
+            ...req.images.map((i) => ({ inlineData: { mimeType: i.mime, data: i.data.toString('base64') } })),
+          ],
+        },
+      ],
+      generationConfig: {
+        responseModalities: ['TEXT', 'IMAGE'],
+        imageConfig: {
+          imageSize: req.imageSize,
+          ...(req.aspectRatio ? { aspectRatio: req.aspectRatio } : {}),
+        },
+      },
+    };
+    let noImageRetried = false;
+    for (let attempt = 1; ; attempt++) {
+      this.options.onAttempt?.(attempt);
+      try {
+        return { ...(await this.once(req, body, overall)), attempts: attempt };
+      } catch (err) {
+        let error = StudioError.from(err);
+        if (total.aborted) {
+          error = new StudioError({
+            code: 'NETWORK_TIMEOUT',
+            message: `No image within ${Math.round((this.options.timeoutMs?.(req.imageSize) ?? TIMEOUT_MS[req.imageSize]) / 1000)} s, the limit for ${req.imageSize}.`,
+            requestId: error.requestId,
+            retryable: false,
+            source: 'network',
+          });
+          throw error;
+        }
+        if (signal?.aborted)
+          throw new StudioError({
+            code: 'STUDIO_CANCELLED',
+            message: 'Cancelled.',
+            requestId: error.requestId,
+          });
+        if (isCapacityProblem(error)) {
+          throw new StudioError({
+            ...error.toView(),
+            code: 'STUDIO_CAPACITY',
+            message: `The gateway has no capacity right now (${error.message}). This is not a problem with the prompt.`,
+            retryable: false,
+          });
+        }
+        if (attempt >= MAX_ATTEMPTS || !retryable(error, noImageRetried)) throw error;
+        if (error.code === 'STUDIO_NO_IMAGE') noImageRetried = true;
+        const [low, high] = BACKOFF_MS[attempt - 1]!;
+        await (this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(
+          low + Math.random() * (high - low),
+        );
+      }
+    }
+  }
+
+  private async once(
+    req: RealtimeRequest,
+    body: unknown,
+    signal: AbortSignal,
+  ): Promise<Omit<RealtimeResult, 'attempts'>> {
+    const { response, requestId } = await gatewayFetch({
+      baseUrl: this.account.baseUrl,
+      path: `/v1beta/models/${encodeURIComponent(req.model)}:generateContent`,
+      method: 'POST',
+      body,
+      auth: { header: 'x-imgvendor-api-key', value: this.account.key },
+      timeoutMs: 10 * 60_000,
+      signal,
+    });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    let parsed: { candidates?: Candidate[]; modelVersion?: string };
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new StudioError({
+        code: 'GATEWAY_BAD_RESPONSE',
+        message: 'The answer is not JSON.',
+        httpStatus: response.status,
+        requestId,
+        source: 'gateway',
+        retryable: true,
+      });
+    }
+    // The spec's success test: candidates, a part with non-empty inlineData.data, and bytes that decode.
+    const candidate = parsed.candidates?.[0];
+    const parts = candidate?.content?.parts ?? [];
+    const modelText = parts
+      .map((p) => p.text ?? '')
+      .join('\n')
+      .trim();
+    const inline = parts.find((p) => p.inlineData?.data)?.inlineData;
+    if (!inline?.data) {
+      throw new StudioError({
+        code: 'STUDIO_NO_IMAGE',
+        message: `The model answered without an image (finishReason ${candidate?.finishReason ?? 'none'})${modelText ? `: ${modelText}` : ''}`,
+        httpStatus: response.status,
+        requestId,
+        retryable: true,
+        source: 'gateway',
+      });
+    }
+    const image = Buffer.from(inline.data, 'base64');
+    const sniffed = sniffImageType(image.subarray(0, 16));
+    if (!sniffed) {
+      throw new StudioError({
+        code: 'STUDIO_NO_IMAGE',
+        message: 'The image in the answer does not decode.',
+        httpStatus: response.status,
+        requestId,
+        retryable: true,
+        source: 'gateway',
+      });
+    }
+    const mime =
+      inline.mimeType && ['image/png', 'image/jpeg', 'image/webp'].includes(inline.mimeType)
+        ? inline.mimeType
+        : sniffed;
+    return {
+      mime,
+      extension: extensionOf(mime),
+      image,
+      text: modelText,
+      modelVersion: parsed.modelVersion,
+      finishReason: candidate?.finishReason,
+      requestId,
+    };
+  }
+}
