@@ -9,6 +9,7 @@ import {
 import { connectionStatusSchema } from './connection';
 import { draftSchema, referenceImageSchema } from './draft';
 import { realtimeGenerateSchema, realtimeJobSchema } from './realtime-view';
+import { kbCheckedRowSchema, kbModeSchema, kbPushSchema, kbRowSchema, kbSearchResultSchema } from './kb-view';
 import {
   libraryDetailSchema,
   libraryQuerySchema,
@@ -178,6 +179,47 @@ export const studioMethods = {
   },
   /** Saves a result into the library's Realtime collection; answers its library id. */
   'realtime.save': { input: byId, output: z.string() },
+  /** Knowledge base: rows from a CSV (question,answer), checked against the token limits before upload. */
+  'kb.readCsv': {
+    input: z.object({ text: z.string().max(50 * 1024 * 1024) }).strict(),
+    output: z.array(kbRowSchema),
+  },
+  'kb.template': { input: none, output: z.string() },
+  'kb.check': {
+    input: z.object({ rows: z.array(kbRowSchema).max(100_000), mode: kbModeSchema }).strict(),
+    output: z.array(kbCheckedRowSchema),
+  },
+  'kb.push': {
+    input: z
+      .object({
+        rows: z.array(kbRowSchema).min(1).max(100_000),
+        mode: kbModeSchema,
+        prompt: z.string().max(10_000).optional(),
+        kbId: z.string().optional(),
+        chunkSize: z.number().int().min(1).max(1000).default(50),
+      })
+      .strict(),
+    output: kbPushSchema,
+  },
+  'kb.pushes': { input: none, output: z.array(kbPushSchema) },
+  'kb.resume': { input: byId, output: kbPushSchema },
+  /** The picked images' prompts as q, with notes, rating, batch and file as a. */
+  'kb.pushFromLibrary': {
+    input: z.object({ ids: z.array(z.string()).min(1).max(20_000), kbId: z.string().optional() }).strict(),
+    output: kbPushSchema,
+  },
+  'kb.search': {
+    input: z
+      .object({
+        prompts: z.array(z.string().min(1)).min(1).max(50),
+        similarity: z.number().min(0).max(1),
+        limit: z.number().int().min(1).max(100),
+        appId: z.string().optional(),
+      })
+      .strict(),
+    output: kbSearchResultSchema,
+  },
+  'kb.history': { input: none, output: z.array(kbSearchResultSchema) },
   'references.thumbnail': {
     input: z.object({ reference: referenceImageSchema }).strict(),
     output: z.string(),
@@ -200,6 +242,7 @@ export const studioEvents = {
   'submission.updated': submissionViewSchema,
   'download.progress': downloadProgressSchema,
   'realtime.updated': realtimeJobSchema,
+  'kb.pushProgress': kbPushSchema,
   /** The library changed on disk: a batch arrived, or marks were set elsewhere. */
   'library.changed': z.object({ reason: z.string() }),
   /** The desktop host asks the window to show a batch (a notification was clicked). */

@@ -17,8 +17,14 @@ import { LibraryIndex } from './library/library-index';
 import { exportToFolder, exportZip } from './library/library-export';
 import { ThumbnailService } from './library/thumbnails';
 import { RealtimeJobs } from './realtime/realtime-jobs';
+import { KbClient } from './kb/kb-client';
+import { KbPushes } from './kb/kb-pushes';
+import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from './kb/kb-rows';
+import type { KbSearchResult } from '../../src-shared/kb-view';
+import { writeFileAtomicSync } from './library/atomic-file';
 import type { RealtimeClient } from './realtime/realtime-client';
 import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { draftToCsv, readTable } from './drafts/table-import';
 import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { redact, type SecretStore } from './secrets/secret-store';
@@ -40,6 +46,8 @@ export interface StudioServicesOptions {
   openPath?: (path: string) => Promise<void>;
   /** Test and benchmark settings of the built-in sandbox (faults, item failure rate). */
   sandbox?: Pick<SandboxOptions, 'config' | 'faults'>;
+  /** Tests wait less between retries of knowledge-base chunks. */
+  kbSleep?: (ms: number) => Promise<void>;
   /** Test settings of the realtime client (shorter timeouts, no waiting between retries). */
   realtimeClient?: ConstructorParameters<typeof RealtimeClient>[1];
   /** A simulated clock for the poller, in benchmarks. */
@@ -76,6 +84,33 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const library = new LibraryIndex(() => settings.get().libraryDir);
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
+  const kbClientFor = (profileId: string) => {
+    const profile = profiles.resolve(profileId);
+    if (!profile.kbKey)
+      throw new StudioError({
+        code: 'STUDIO_KEY_MISSING',
+        message: 'This profile has no knowledge-base key.',
+      });
+    return new KbClient({ baseUrl: profile.kbBaseUrl, key: profile.kbKey });
+  };
+  const kbPushes = new KbPushes(join(options.dataDir, 'kb', 'pushes'), events, kbClientFor, options.kbSleep);
+  const kbHistoryFile = join(options.dataDir, 'kb', 'searches.json');
+  const kbHistory = (): KbSearchResult[] => {
+    try {
+      return JSON.parse(readFileSync(kbHistoryFile, 'utf8')) as KbSearchResult[];
+    } catch {
+      return [];
+    }
+  };
+  const kbIdOf = (kbId?: string) => {
+    const id = kbId?.trim() || profiles.active().defaultKbId;
+    if (!id)
+      throw new StudioError({
+        code: 'STUDIO_NO_KB',
+        message: 'Choose a knowledge base: set a default kbId on the profile in Settings.',
+      });
+    return id;
+  };
   const realtime = new RealtimeJobs(
     join(options.dataDir, 'realtime'),
     profiles,
@@ -176,6 +211,63 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       await options.openPath(path);
       return { path, opened: true };
     },
+    'kb.readCsv': ({ text }) => readKbCsv(text),
+    'kb.template': () => KB_CSV_TEMPLATE,
+    'kb.check': ({ rows, mode }) => checkRows(rows, mode),
+    'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) =>
+      kbPushes.start({ profileId: profiles.active().id, kbId: kbIdOf(kbId), mode, prompt, rows, chunkSize }),
+    'kb.pushes': () => kbPushes.list(),
+    'kb.resume': ({ id }) => kbPushes.resume(id),
+    'kb.pushFromLibrary': ({ ids, kbId }) => {
+      const rows = ids.map((id) => {
+        const d = library.detail(id);
+        const a = [
+          d.mark === 'picked' ? 'Picked in review.' : d.mark === 'rejected' ? 'Rejected in review.' : '',
+          d.stars ? `Rating: ${d.stars}/5.` : '',
+          `Batch: ${d.taskName} (${d.batchId}).`,
+          `Model: ${d.model}.`,
+          `File: ${d.file}.`,
+        ]
+          .filter(Boolean)
+          .join(' ');
+        return { q: d.prompt, a };
+      });
+      return kbPushes.start({
+        profileId: profiles.active().id,
+        kbId: kbIdOf(kbId),
+        mode: 'index',
+        rows,
+        chunkSize: 50,
+      });
+    },
+    'kb.search': async ({ prompts, similarity, limit, appId }) => {
+      const app = appId?.trim() || profiles.active().defaultAppId;
+      if (!app)
+        throw new StudioError({
+          code: 'STUDIO_NO_APP',
+          message: 'Set a default appId on the profile in Settings.',
+        });
+      const found = await kbClientFor(profiles.active().id).search({
+        appId: app,
+        similarity,
+        limit,
+        prompts,
+      });
+      const result: KbSearchResult = {
+        id: `kbq_${Date.now().toString(36)}`,
+        at: Date.now(),
+        appId: app,
+        similarity,
+        limit,
+        prompts,
+        rawSearch: found.rawSearch.map((h) => ({ id: h.id, q: h.q, a: h.a })),
+        userSystemPrompt: found.userSystemPrompt,
+        quotePrompt: found.quotePrompt,
+      };
+      writeFileAtomicSync(kbHistoryFile, JSON.stringify([result, ...kbHistory()].slice(0, 100)));
+      return result;
+    },
+    'kb.history': () => kbHistory(),
     'realtime.models': () => realtime.models(),
     'realtime.generate': (input) => realtime.generate(input),
     'realtime.jobs': () => realtime.list(),

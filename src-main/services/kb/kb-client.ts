@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { StudioError } from '../../../src-shared/studio-error';
+import { errorFromResponse } from '../gateway/gateway-error';
+import { gatewayFetch } from '../gateway/gateway-request';
+
+const envelope = z
+  .object({
+    code: z.coerce.number(),
+    statusText: z.string().optional(),
+    message: z.string().optional(),
+    data: z.unknown(),
+  })
+  .passthrough();
+const promptResult = z
+  .union([
+    z.object({ obj: z.string().optional(), value: z.string().default('') }).passthrough(),
+    z.string(),
+    z.null(),
+  ])
+  .optional()
+  .transform((v) => (typeof v === 'string' ? v : (v?.value ?? '')));
+const searchData = z
+  .object({
+    code: z.coerce.number().optional(),
+    rawSearch: z
+      .array(
+        z
+          .object({ id: z.coerce.string(), q: z.string().default(''), a: z.string().default('') })
+          .passthrough(),
+      )
+      .default([]),
+    userSystemPrompt: promptResult,
+    quotePrompt: promptResult,
+  })
+  .passthrough();
+
+/**
+ * The knowledge-base API. The application behind it answers its own failures (a bad key, a
+ * missing permission, bad parameters) with HTTP 200 and an error `code` in the body, so success
+ * is judged by the body's code, not only by the HTTP status.
+ */
+export class KbClient {
+  constructor(private account: { baseUrl: string; key: string }) {}
+
+  private async post(path: string, body: unknown): Promise<{ data: unknown; message: string }> {
+    const { response, requestId } = await gatewayFetch({
+      baseUrl: this.account.baseUrl,
+      path,
+      method: 'POST',
+      body,
+      auth: { header: 'apikey', value: this.account.key },
+      timeoutMs: 120_000,
+    });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    let parsed;
+    try {
+      parsed = envelope.parse(JSON.parse(text));
+    } catch {
+      throw new StudioError({
+        code: 'GATEWAY_BAD_RESPONSE',
+        message: 'The knowledge base answered with something unexpected.',
+        httpStatus: response.status,
+        requestId,
+        source: 'gateway',
+      });
+    }
+    if (parsed.code !== 200) {
+      throw new StudioError({
+        code: parsed.statusText || `KB_${parsed.code}`,
+        message: parsed.message || `The knowledge base refused the request (code ${parsed.code}).`,
+        httpStatus: response.status,
+        requestId,
+        retryable:
+          parsed.code === 429 ||
+          (parsed.code >= 500 &&
+            !parsed.statusText?.startsWith('unAuth') &&
+            parsed.statusText !== 'invalidParams'),
+        source: 'gateway',
+      });
+    }
+    return { data: parsed.data, message: parsed.message ?? '' };
+  }
+
+  async pushData(input: {
+    kbId: string;
+    mode: 'index' | 'qa';
+    prompt?: string;
+    data: { q: string; a: string }[];
+  }): Promise<{ inserted: number; message: string }> {
+    const { data, message } = await this.post('/api/openapi/kb/pushData', input);
+    return { inserted: typeof data === 'number' ? data : Number(data) || 0, message };
+  }
+
+  async search(input: { appId: string; similarity: number; limit: number; prompts: string[] }) {
+    const { data } = await this.post('/api/openapi/kb/appKbSearch', {
+      appId: input.appId,
+      similarity: input.similarity,
+      limit: input.limit,
+      prompts: input.prompts.map((value) => ({ obj: 'Human', value })),
+    });
+    return searchData.parse(data ?? {});
+  }
+}
