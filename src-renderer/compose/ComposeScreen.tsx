@@ -19,6 +19,7 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { emptyDraft, useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
+import { KnowledgeInsert } from './KnowledgeInsert';
 import { PromptGrid } from './PromptGrid';
 import { ReferenceThumb } from './ReferenceThumb';
 import { imageFiles, uploadReferences } from './reference-upload';
@@ -378,6 +379,7 @@ export function ComposeScreen() {
         </p>
       ))}
 
+      <KnowledgeInsert />
       {draft.items.length === 0 && <p className="empty-state">{t('compose.empty')}</p>}
       <PromptGrid
         draft={draft}

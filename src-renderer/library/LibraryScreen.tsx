@@ -337,6 +337,19 @@ export function LibraryScreen() {
         </button>
         <button
           type="button"
+          disabled={!items.length}
+          data-testid="library-push-kb"
+          onClick={() =>
+            void studio
+              .call('kb.pushFromLibrary', { ids: targets() })
+              .then((push) => setMessage(t('kb.sentPicks', { count: push.rows })))
+              .catch((err: unknown) => setError(StudioError.from(err)))
+          }
+        >
+          {t('kb.sendPicks')}
+        </button>
+        <button
+          type="button"
           onClick={() => void exportZip()}
           disabled={!items.length}
           data-testid="library-export-zip"

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { KbSearchResult } from '../../src-shared/kb-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useStudio } from '../app/studio-context';
+import { ErrorNotice } from '../shell/ErrorNotice';
+import { useCompose } from './compose-store';
+import { draftActions } from './draft-actions';
+
+/** Looks up the knowledge base (a house style, say) and appends a hit to every row or to one row. */
+export function KnowledgeInsert() {
+  const { t } = useTranslation();
+  const studio = useStudio();
+  const { draft, change } = useCompose();
+  const [query, setQuery] = useState('');
+  const [row, setRow] = useState(1);
+  const [result, setResult] = useState<KbSearchResult>();
+  const [error, setError] = useState<StudioError>();
+  if (!draft) return null;
+
+  const append = (text: string, index?: number) =>
+    change((d) => ({
+      ...d,
+      items: d.items.map((item, i) =>
+        index === undefined || i === index
+          ? draftActions.setItem(i, {
+              prompt: `${item.prompt.trimEnd()}${item.prompt.trim() ? ', ' : ''}${text}`,
+            })(d).items[i]!
+          : item,
+      ),
+    }));
+
+  return (
+    <details className="card kb-insert">
+      <summary>{t('kb.insertTitle')}</summary>
+      <div className="field-row">
+        <label className="field grow">
+          <span className="sr-only">{t('kb.insertSearch')}</span>
+          <input
+            value={query}
+            placeholder={t('kb.insertSearch')}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' || !query.trim()) return;
+              e.preventDefault();
+              setError(undefined);
+              studio
+                .call('kb.search', { prompts: [query.trim()], similarity: 0.2, limit: 5 })
+                .then(setResult)
+                .catch((err: unknown) => setError(StudioError.from(err)));
+            }}
+            data-testid="kb-insert-query"
+          />
+        </label>
+        <label className="inline-field">
+          <span>{t('kb.insertRow')}</span>
+          <input
+            type="number"
+            min={1}
+            max={Math.max(1, draft.items.length)}
+            value={row}
+            onChange={(e) => setRow(Number(e.target.value) || 1)}
+            style={{ width: 70 }}
+          />
+        </label>
+      </div>
+      {error && <ErrorNotice error={error.toView()} compact />}
+      <ul className="kb-insert-hits">
+        {result?.rawSearch.map((hit) => {
+          const text = hit.a || hit.q;
+          return (
+            <li key={hit.id}>
+              <span>{text}</span>
+              <button
+                type="button"
+                className="small"
+                onClick={() => append(text)}
+                disabled={!draft.items.length}
+              >
+                {t('kb.insertAll')}
+              </button>
+              <button
+                type="button"
+                className="small"
+                onClick={() => append(text, row - 1)}
+                disabled={!draft.items[row - 1]}
+              >
+                {t('kb.insertRow')} {row}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </details>
+  );
+}
