@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { chromiumLaunchOptions } from '../e2e/playwright.config';
 
 const root = join(import.meta.dirname, '..');
 
@@ -40,18 +41,7 @@ export async function openStudioSession(): Promise<{
     );
     child.once('exit', (code) => reject(new Error(`browser mode exited ${code}`)));
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(url);
   return {

@@ -1,11 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import {
   dropFiles,
   expect,
   openStudio,
+  expectNoSeriousA11yIssues,
   pasteText,
-  screenshot,
+  screenshotBothThemes,
   test,
   type RunningStudio,
 } from './studio-fixture';
@@ -26,14 +26,6 @@ async function gotoCompose(page: Page, studio: RunningStudio) {
     .getByRole('link', { name: 'Compose' })
     .click();
   await expect(page.getByTestId('new-row')).toBeVisible();
-}
-
-async function expectNoSeriousA11yIssues(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
 }
 
 test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, download, retry the failures', async ({
@@ -57,11 +49,7 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
   await expect(page.locator('.compose.drop-active')).toHaveCount(0);
   await page.getByTestId('task-name').fill('Mugs on linen');
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
-  for (const theme of ['light', 'dark'] as const) {
-    await page.getByTestId('theme-select').selectOption(theme);
-    await screenshot(page, `compose-${theme}`);
-  }
-  await page.getByTestId('theme-select').selectOption('system');
+  await screenshotBothThemes(page, 'compose');
   await expectNoSeriousA11yIssues(page);
 
   await page.getByTestId('submit-batch').click();
@@ -88,11 +76,7 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
   await expect(child).toContainText('Mugs on linen (retry)');
   await expect(page.locator('.family').first().locator('.batch-card')).toHaveCount(2);
   await expect(page.getByTestId('costs')).toContainText('2 batches');
-  for (const theme of ['light', 'dark'] as const) {
-    await page.getByTestId('theme-select').selectOption(theme);
-    await screenshot(page, `batches-${theme}`);
-  }
-  await page.getByTestId('theme-select').selectOption('system');
+  await screenshotBothThemes(page, 'batches');
   await expectNoSeriousA11yIssues(page);
 });
 

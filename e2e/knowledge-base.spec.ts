@@ -1,5 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openStudio, screenshot, test, type RunningStudio } from './studio-fixture';
+import {
+  batchInLibrary,
+  expect,
+  expectNoSeriousA11yIssues,
+  openStudio,
+  screenshotBothThemes,
+  test,
+} from './studio-fixture';
 
 const PROMPTS = [
   'Celadon teapot on raw linen, morning light',
@@ -10,34 +16,11 @@ const PROMPTS = [
   '竹制茶盘与两只茶杯',
 ];
 
-async function reviewedBatch(studio: RunningStudio) {
-  const draft = {
-    id: 'kb-e2e',
-    name: 'Tea set',
-    model: 'imgvendor-3.1-flash-image',
-    items: PROMPTS.map((prompt, i) => ({
-      customId: `tea-${i + 1}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-  const { batch } = await studio.call('batches.submit', { draft });
-  for (let i = 0; i < 300; i++) {
-    if ((await studio.call('batches.get', { id: batch.id })).download.state === 'done') return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the batch never reached the library');
-}
-
 test('push the picks of a reviewed batch into the knowledge base and find them with the search tester', async ({
   page,
   studio,
 }) => {
-  await reviewedBatch(studio);
+  await batchInLibrary(studio, 'tea', 'Tea set', PROMPTS);
   await openStudio(page, studio);
   await page
     .getByRole('navigation', { name: 'Main navigation' })
@@ -80,15 +63,8 @@ test('push the picks of a reviewed batch into the knowledge base and find them w
   await page.getByTestId('kb-search').click();
   await expect(page.getByText('Nothing above the similarity threshold.')).toBeVisible();
 
-  for (const theme of ['light', 'dark'] as const) {
-    await page.getByTestId('theme-select').selectOption(theme);
-    await screenshot(page, `kb-${theme}`);
-  }
-  await page.getByTestId('theme-select').selectOption('system');
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-  ).toEqual([]);
+  await screenshotBothThemes(page, 'kb');
+  await expectNoSeriousA11yIssues(page);
 
   // Compose can pull a hit into its rows.
   await page

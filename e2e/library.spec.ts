@@ -1,10 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import extractChunks from 'png-chunks-extract';
-import { expect, openStudio, screenshot, test, type RunningStudio } from './studio-fixture';
+import {
+  batchInLibrary,
+  expect,
+  expectNoSeriousA11yIssues,
+  openStudio,
+  screenshotBothThemes,
+  test,
+} from './studio-fixture';
 
 const PROMPTS = Array.from({ length: 24 }, (_, i) =>
   i % 3 === 0
@@ -13,31 +19,6 @@ const PROMPTS = Array.from({ length: 24 }, (_, i) =>
       ? `一只青花瓷杯放在木桌上 ${i + 1}`
       : `Glazed vase on linen ${i + 1}`,
 );
-
-/** A downloaded batch in the library, made through the same local API a script would use. */
-async function libraryWithOneBatch(studio: RunningStudio): Promise<string> {
-  const draft = {
-    id: 'library-e2e',
-    name: 'Library review',
-    model: 'imgvendor-3.1-flash-image',
-    items: PROMPTS.map((prompt, i) => ({
-      customId: `img-${String(i + 1).padStart(2, '0')}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-  const { batch } = await studio.call('batches.submit', { draft });
-  for (let i = 0; i < 300; i++) {
-    const now = await studio.call('batches.get', { id: batch.id });
-    if (now.download.state === 'done') return now.download.folder;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the batch never reached the library');
-}
 
 /** iTXt chunks, decoded by hand from chunks an independent reader split out. */
 function textChunks(png: Buffer): Record<string, string> {
@@ -59,7 +40,7 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   page,
   studio,
 }) => {
-  const folder = await libraryWithOneBatch(studio);
+  const folder = await batchInLibrary(studio, 'img', 'Library review', PROMPTS);
   const settings = await studio.call('settings.get');
   await openStudio(page, studio);
   await page
@@ -137,15 +118,8 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   await expect(page.getByTestId('lightbox-prompt')).not.toHaveText(firstPrompt!);
   await page.keyboard.press('Escape');
 
-  for (const theme of ['light', 'dark'] as const) {
-    await page.getByTestId('theme-select').selectOption(theme);
-    await screenshot(page, `library-${theme}`);
-  }
-  await page.getByTestId('theme-select').selectOption('system');
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-  ).toEqual([]);
+  await screenshotBothThemes(page, 'library');
+  await expectNoSeriousA11yIssues(page);
 
   // Export the picks as a ZIP.
   await page.getByTestId('library-gallery').focus();

@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, openStudio, screenshot, test } from './studio-fixture';
+import { expect, expectNoSeriousA11yIssues, openStudio, screenshotBothThemes, test } from './studio-fixture';
 
 test('generate, edit twice in a chain, save to the library, and find the three images there', async ({
   page,
@@ -44,15 +43,8 @@ test('generate, edit twice in a chain, save to the library, and find the three i
   expect(third.parentJobId).toBe(second.id);
   expect(third.inputs).toBe(1);
 
-  for (const theme of ['light', 'dark'] as const) {
-    await page.getByTestId('theme-select').selectOption(theme);
-    await screenshot(page, `realtime-${theme}`);
-  }
-  await page.getByTestId('theme-select').selectOption('system');
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-  ).toEqual([]);
+  await screenshotBothThemes(page, 'realtime');
+  await expectNoSeriousA11yIssues(page);
 
   await page
     .getByRole('navigation', { name: 'Main navigation' })

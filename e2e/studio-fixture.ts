@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -104,6 +105,54 @@ export async function dropFiles(
     },
     { sel: selector, list: files },
   );
+}
+
+/** Submits prompts through the local API, as a script would, and waits until the batch is in the library. */
+export async function batchInLibrary(
+  studio: RunningStudio,
+  id: string,
+  name: string,
+  prompts: string[],
+): Promise<string> {
+  const draft = {
+    id,
+    name,
+    model: 'imgvendor-3.1-flash-image',
+    items: prompts.map((prompt, i) => ({
+      customId: `${id}-${String(i + 1).padStart(2, '0')}`,
+      prompt,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  const { batch } = await studio.call('batches.submit', { draft });
+  for (let i = 0; i < 300; i++) {
+    const now = await studio.call('batches.get', { id: batch.id });
+    if (now.download.state === 'done') return now.download.folder;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the batch never reached the library');
+}
+
+/** Axe, the accessibility engine, finds nothing serious or critical on the page as it is. */
+export async function expectNoSeriousA11yIssues(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/** The screen in both themes, for the README, then back to following the system. */
+export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.getByTestId('theme-select').selectOption(theme);
+    await screenshot(page, `${name}-${theme}`);
+  }
+  await page.getByTestId('theme-select').selectOption('system');
 }
 
 /** Saves a screenshot the README shows. */

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { studioErrorSchema } from './studio-error';
 
+/** The batch states of the spec, in the order a batch moves through them. */
+export const BATCH_STATUSES = [
+  'queued',
+  'running',
+  'processing_results',
+  'settling',
+  'completed',
+  'failed',
+  'cancelled',
+  'output_deleted',
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
 export const downloadStateSchema = z.object({
   state: z.enum(['none', 'queued', 'downloading', 'verifying', 'done', 'failed', 'unavailable']),
   /** The batch's folder under the library root, once downloaded. */

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchView } from '../../src-shared/batch-view';
+import { BATCH_STATUSES, type BatchView } from '../../src-shared/batch-view';
 import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
@@ -8,17 +8,6 @@ import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { BatchCard } from './BatchCard';
 import { BatchDetail } from './BatchDetail';
-
-const STATUSES = [
-  'queued',
-  'running',
-  'processing_results',
-  'settling',
-  'completed',
-  'failed',
-  'cancelled',
-  'output_deleted',
-];
 
 interface Filters {
   status: string;
@@ -115,7 +104,7 @@ export function BatchesScreen() {
           <span>{t('batches.filterStatus')}</span>
           <select value={filters.status} onChange={set('status')} data-testid="filter-status">
             <option value="">{t('batches.all')}</option>
-            {STATUSES.map((s) => (
+            {BATCH_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`status.${s}`)}
               </option>

@@ -2,10 +2,10 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConnectionStatus } from '../../src-shared/connection';
 import type { Profile } from '../../src-shared/profile';
-import { LANGUAGES, type Language, type ThemePreference } from '../../src-shared/settings';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { AppearanceSelects } from '../shell/AppearanceSelects';
 import { ProfileForm } from './ProfileForm';
 
 function ProfileCard({ profile, active, onEdit }: { profile: Profile; active: boolean; onEdit(): void }) {
@@ -149,7 +149,6 @@ export function SettingsScreen() {
   const settings = useStudioQuery('settings.get');
   const profiles = useStudioQuery('profiles.list');
   const info = useStudioQuery('app.info');
-  const update = useStudioMutation('settings.update');
   const [editing, setEditing] = useState<string | 'new' | undefined>();
 
   return (
@@ -159,32 +158,7 @@ export function SettingsScreen() {
       <section className="settings-section" aria-labelledby={`${id}-appearance`}>
         <h2 id={`${id}-appearance`}>{t('settings.appearance')}</h2>
         <div className="field-row">
-          <label className="field">
-            <span>{t('language.label')}</span>
-            <select
-              value={settings.data?.language ?? 'en'}
-              onChange={(e) => update.mutate({ language: e.target.value as Language })}
-            >
-              {LANGUAGES.map((l) => (
-                <option key={l} value={l}>
-                  {t(`language.${l}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>{t('theme.label')}</span>
-            <select
-              value={settings.data?.theme ?? 'system'}
-              onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference })}
-            >
-              {(['system', 'light', 'dark'] as const).map((theme) => (
-                <option key={theme} value={theme}>
-                  {t(`theme.${theme}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <AppearanceSelects className="field" />
         </div>
       </section>
 

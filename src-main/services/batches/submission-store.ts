@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { draftSchema } from '../../../src-shared/draft';
 import { studioErrorSchema } from '../../../src-shared/studio-error';
-import { writeFileAtomicSync } from '../library/atomic-file';
+import { JsonFolderStore } from '../json-folder-store';
 
 /**
  * A submission is written before its request leaves: the draft as sent and its Idempotency-Key
@@ -25,40 +23,27 @@ export const submissionSchema = z.object({
 export type Submission = z.infer<typeof submissionSchema>;
 
 export class SubmissionStore {
-  constructor(private dir: string) {}
+  private files: JsonFolderStore<typeof submissionSchema>;
 
-  private file(id: string): string {
-    return join(this.dir, `${id.replace(/[^\w-]/g, '_')}.json`);
+  constructor(dir: string) {
+    this.files = new JsonFolderStore(dir, submissionSchema);
   }
 
   put(submission: Submission): Submission {
-    writeFileAtomicSync(this.file(submission.id), JSON.stringify(submission));
+    this.files.put(submission.id, submission);
     return submission;
   }
 
   get(id: string): Submission | undefined {
-    try {
-      const parsed = submissionSchema.safeParse(JSON.parse(readFileSync(this.file(id), 'utf8')));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.files.get(id);
   }
 
+  /** Oldest first: pending submissions are resent in the order they were made. */
   list(): Submission[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
-    } catch {
-      return [];
-    }
-    return names
-      .map((n) => this.get(n.slice(0, -'.json'.length)))
-      .filter((s): s is Submission => s !== undefined)
-      .sort((a, b) => a.createdAt - b.createdAt);
+    return this.files.list().sort((a, b) => a.createdAt - b.createdAt);
   }
 
   remove(id: string): void {
-    rmSync(this.file(id), { force: true });
+    this.files.remove(id);
   }
 }

@@ -14,17 +14,6 @@ const nullableNum = z
   .transform((v) => v ?? null);
 const nullableInt = z.union([z.null(), int]).optional();
 
-export const BATCH_STATUSES = [
-  'queued',
-  'running',
-  'processing_results',
-  'settling',
-  'completed',
-  'failed',
-  'cancelled',
-  'output_deleted',
-] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set([
   'completed',
   'failed',

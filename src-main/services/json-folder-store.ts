@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { writeFileAtomicSync } from './library/atomic-file';
+
+/**
+ * Records kept one JSON file each in a folder, written atomically and read back through their
+ * schema: a damaged file is skipped, never fatal.
+ */
+export class JsonFolderStore<S extends z.ZodTypeAny> {
+  constructor(
+    private dir: string,
+    private schema: S,
+  ) {}
+
+  private file(id: string): string {
+    return join(this.dir, `${id.replace(/[^\w-]/g, '_')}.json`);
+  }
+
+  put(id: string, record: z.output<S>): void {
+    writeFileAtomicSync(this.file(id), JSON.stringify(record));
+  }
+
+  get(id: string): z.output<S> | undefined {
+    try {
+      const parsed = this.schema.safeParse(JSON.parse(readFileSync(this.file(id), 'utf8')));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  list(): z.output<S>[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
+    } catch {
+      return [];
+    }
+    return names
+      .map((n) => this.get(n.slice(0, -'.json'.length)))
+      .filter((r): r is z.output<S> => r !== undefined);
+  }
+
+  remove(id: string): void {
+    rmSync(this.file(id), { force: true });
+  }
+}

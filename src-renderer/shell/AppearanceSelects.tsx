@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, type Language, type ThemePreference } from '../../src-shared/settings';
+import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
+
+const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
+
+/** The language and theme pickers; the choice is kept by main and applies everywhere at once. */
+export function AppearanceSelects({ className, testIds = false }: { className: string; testIds?: boolean }) {
+  const { t } = useTranslation();
+  const settings = useStudioQuery('settings.get');
+  const update = useStudioMutation('settings.update');
+  return (
+    <>
+      <label className={className}>
+        <span>{t('language.label')}</span>
+        <select
+          value={settings.data?.language ?? 'en'}
+          onChange={(e) => update.mutate({ language: e.target.value as Language })}
+          data-testid={testIds ? 'language-select' : undefined}
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {t(`language.${l}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className={className}>
+        <span>{t('theme.label')}</span>
+        <select
+          value={settings.data?.theme ?? 'system'}
+          onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference })}
+          data-testid={testIds ? 'theme-select' : undefined}
+        >
+          {THEMES.map((theme) => (
+            <option key={theme} value={theme}>
+              {t(`theme.${theme}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
