@@ -175,7 +175,7 @@ const Row = memo(function Row({
           aria-label={`${t('compose.duplicate')} ${n}`}
           onClick={() => change(draftActions.duplicateRow(index))}
         >
-          ⧉
+          ❐
         </button>
         <button
           type="button"

@@ -3,8 +3,8 @@ import { SCREENS, useNavigation } from '../app/navigation-store';
 
 const ICONS: Record<(typeof SCREENS)[number], string> = {
   compose: '✎',
-  batches: '▤',
-  library: '▦',
+  batches: '☰',
+  library: '❏',
   realtime: '⚡',
   kb: '❖',
   settings: '⚙',
