@@ -82,6 +82,13 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
 
 test('import a CSV and a template; a draft over 200 images is offered a split', async ({ page, studio }) => {
   await gotoCompose(page, studio);
+  // Escape closes a dialog and gives focus back.
+  await page.getByTestId('open-import').click();
+  await expect(page.getByRole('dialog', { name: 'Import prompts' })).toBeVisible();
+  await expect(page.getByTestId('import-file')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByTestId('open-import')).toBeFocused();
   await page.getByTestId('open-import').click();
   const csv = 'custom_id,prompt,output_count\nmug-a,"A mug, glazed",2\nmug-b,一只青花瓷杯,1\n';
   await page

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../shell/Dialog';
 import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
@@ -31,7 +32,6 @@ export function ImportDialog({
 }) {
   const { t } = useTranslation();
   const studio = useStudio();
-  const id = useId();
   const [table, setTable] = useState<Table>();
   const [error, setError] = useState<StudioError>();
   const [map, setMap] = useState({ prompt: 0, id: -1, count: -1 });
@@ -83,68 +83,65 @@ export function ImportDialog({
   );
 
   return (
-    <div className="dialog-backdrop">
-      <div className="dialog card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{t('importer.title')}</h2>
-        <label className="field">
-          <span>{t('importer.chooseFile')}</span>
-          <input
-            type="file"
-            accept=".csv,.tsv,.xlsx,.json,.jsonl,.ndjson,.txt"
-            onChange={(e) => void choose(e.target.files?.[0])}
-            data-testid="import-file"
-          />
-        </label>
-        {error && <ErrorNotice error={error.toView()} />}
-        {table && (
-          <>
-            <p className="muted">
-              {t('importer.found', { count: table.rows.length, format: table.format.toUpperCase() })}
-            </p>
-            <div className="field-row">
-              {select('prompt', t('importer.promptColumn'), false)}
-              {select('id', t('importer.idColumn'), true)}
-              {select('count', t('importer.countColumn'), true)}
-            </div>
-            <h3>{t('importer.preview')}</h3>
-            <table className="preview-table" data-testid="import-preview">
-              <thead>
-                <tr>
-                  <th>{t('compose.colId')}</th>
-                  <th>{t('compose.colPrompt')}</th>
-                  <th>{t('compose.colCount')}</th>
+    <Dialog title={t('importer.title')} onClose={onClose}>
+      <label className="field">
+        <span>{t('importer.chooseFile')}</span>
+        <input
+          type="file"
+          accept=".csv,.tsv,.xlsx,.json,.jsonl,.ndjson,.txt"
+          onChange={(e) => void choose(e.target.files?.[0])}
+          data-testid="import-file"
+        />
+      </label>
+      {error && <ErrorNotice error={error.toView()} />}
+      {table && (
+        <>
+          <p className="muted">
+            {t('importer.found', { count: table.rows.length, format: table.format.toUpperCase() })}
+          </p>
+          <div className="field-row">
+            {select('prompt', t('importer.promptColumn'), false)}
+            {select('id', t('importer.idColumn'), true)}
+            {select('count', t('importer.countColumn'), true)}
+          </div>
+          <h3>{t('importer.preview')}</h3>
+          <table className="preview-table" data-testid="import-preview">
+            <thead>
+              <tr>
+                <th>{t('compose.colId')}</th>
+                <th>{t('compose.colPrompt')}</th>
+                <th>{t('compose.colCount')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.slice(0, 5).map((r, i) => (
+                <tr key={i}>
+                  <td>{r.customId ?? '—'}</td>
+                  <td>{r.prompt}</td>
+                  <td>{r.outputCount}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.slice(0, 5).map((r, i) => (
-                  <tr key={i}>
-                    <td>{r.customId ?? '—'}</td>
-                    <td>{r.prompt}</td>
-                    <td>{r.outputCount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
-        <div className="actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={!rows.length}
-            onClick={() => onImport(rows, false)}
-            data-testid="import-append"
-          >
-            {t('importer.append', { count: rows.length })}
-          </button>
-          <button type="button" disabled={!rows.length} onClick={() => onImport(rows, true)}>
-            {t('importer.replace')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-        </div>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <div className="actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={!rows.length}
+          onClick={() => onImport(rows, false)}
+          data-testid="import-append"
+        >
+          {t('importer.append', { count: rows.length })}
+        </button>
+        <button type="button" disabled={!rows.length} onClick={() => onImport(rows, true)}>
+          {t('importer.replace')}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }

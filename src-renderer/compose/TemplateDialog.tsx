@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../shell/Dialog';
 import {
   expandTemplate,
   templateCount,
@@ -27,65 +28,62 @@ export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): v
   const count = template.trim() ? templateCount(lists, names, mode) : 0;
 
   return (
-    <div className="dialog-backdrop">
-      <div className="dialog card" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{t('templater.title')}</h2>
-        <label className="field">
-          <span>{t('templater.template')}</span>
-          <input
-            value={template}
-            onChange={(e) => setTemplate(e.target.value)}
-            placeholder="A {subject} in {style} style"
-            data-testid="template-input"
-          />
-          <span className="help">{t('templater.templateHelp')}</span>
-        </label>
-        <div className="field-row">
-          {names.map((name) => (
-            <label className="field" key={name}>
-              <span>{t('templater.valuesFor', { name })}</span>
-              <textarea
-                rows={5}
-                value={values[name] ?? ''}
-                onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
-                data-testid={`template-values-${name}`}
-              />
-            </label>
-          ))}
-        </div>
-        <fieldset className="field">
-          <legend>{t('templater.mode')}</legend>
-          {(['cross', 'zip'] as const).map((m) => (
-            <label className="check" key={m}>
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                checked={mode === m}
-                onChange={() => setMode(m)}
-                data-testid={`template-mode-${m}`}
-              />
-              {t(`templater.${m}`)}
-            </label>
-          ))}
-        </fieldset>
-        <p className="muted" data-testid="template-count" role="status">
-          {t('templater.count', { count })}
-        </p>
-        <div className="actions">
-          <button
-            type="button"
-            className="primary"
-            disabled={count === 0 || count > 10_000}
-            onClick={() => onAdd(expandTemplate(template, lists, mode))}
-            data-testid="template-add"
-          >
-            {t('templater.add', { count })}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-        </div>
+    <Dialog title={t('templater.title')} onClose={onClose}>
+      <label className="field">
+        <span>{t('templater.template')}</span>
+        <input
+          value={template}
+          onChange={(e) => setTemplate(e.target.value)}
+          placeholder="A {subject} in {style} style"
+          data-testid="template-input"
+        />
+        <span className="help">{t('templater.templateHelp')}</span>
+      </label>
+      <div className="field-row">
+        {names.map((name) => (
+          <label className="field" key={name}>
+            <span>{t('templater.valuesFor', { name })}</span>
+            <textarea
+              rows={5}
+              value={values[name] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+              data-testid={`template-values-${name}`}
+            />
+          </label>
+        ))}
       </div>
-    </div>
+      <fieldset className="field">
+        <legend>{t('templater.mode')}</legend>
+        {(['cross', 'zip'] as const).map((m) => (
+          <label className="check" key={m}>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={mode === m}
+              onChange={() => setMode(m)}
+              data-testid={`template-mode-${m}`}
+            />
+            {t(`templater.${m}`)}
+          </label>
+        ))}
+      </fieldset>
+      <p className="muted" data-testid="template-count" role="status">
+        {t('templater.count', { count })}
+      </p>
+      <div className="actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={count === 0 || count > 10_000}
+          onClick={() => onAdd(expandTemplate(template, lists, mode))}
+          data-testid="template-add"
+        >
+          {t('templater.add', { count })}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </Dialog>
   );
 }
