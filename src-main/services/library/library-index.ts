@@ -253,8 +253,12 @@ export class LibraryIndex {
     };
   }
 
+  /**
+   * One image by id. The index is read again only when it does not know the id: asking for many
+   * images at once (thumbnails, marks, exports) must not rescan the library for each of them.
+   */
   entry(id: string): Entry {
-    this.refresh();
+    if (!this.byId.has(id)) this.refresh();
     const entry = this.byId.get(id);
     if (!entry)
       throw new StudioError({
