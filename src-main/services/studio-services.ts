@@ -24,7 +24,7 @@ import type { KbSearchResult } from '../../src-shared/kb-view';
 import { writeFileAtomicSync } from './library/atomic-file';
 import type { RealtimeClient } from './realtime/realtime-client';
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { draftToCsv, readTable } from './drafts/table-import';
 import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { redact, type SecretStore } from './secrets/secret-store';
@@ -297,7 +297,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
         ids.map((id) => library.detail(id)),
         join(options.dataDir, 'exports', name),
       );
-      const size = (await import('node:fs')).statSync(result.path).size;
+      const size = statSync(result.path).size;
       // Small enough to hand to the window as a download; larger ones are opened from their folder.
       return {
         ...result,

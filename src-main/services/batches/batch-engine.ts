@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import type { BatchItemView, BatchView, CostSummary, SubmissionView } from '../../../src-shared/batch-view';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
@@ -348,7 +350,6 @@ export class BatchEngine {
     const folder = batch.download.folder;
     if (!folder) return new Map();
     try {
-      const { readFile } = await import('node:fs/promises');
       const record = JSON.parse(
         await readFile(join(this.deps.settings.get().libraryDir, folder, 'batch.json'), 'utf8'),
       ) as {
@@ -526,7 +527,6 @@ export class BatchEngine {
     if (cached) return { dataUrl: cached, source: local ? 'library' : 'gateway' };
     let data: Buffer;
     if (local) {
-      const { readFile } = await import('node:fs/promises');
       data = await readFile(join(this.deps.settings.get().libraryDir, local.file));
     } else {
       if (batch.remote.status !== 'completed') {
@@ -536,8 +536,6 @@ export class BatchEngine {
         });
       }
       const client = this.clientFor(batch.profileId);
-      const { mkdtemp, readFile } = await import('node:fs/promises');
-      const { tmpdir } = await import('node:os');
       const dir = await mkdtemp(join(tmpdir(), 'studio-preview-'));
       try {
         const file = join(dir, 'image');
@@ -554,7 +552,6 @@ export class BatchEngine {
         await rm(dir, { recursive: true, force: true });
       }
     }
-    const sharp = (await import('sharp')).default;
     const thumb = await sharp(data).resize(320, 320, { fit: 'inside' }).webp({ quality: 80 }).toBuffer();
     const dataUrl = `data:image/webp;base64,${thumb.toString('base64')}`;
     if (this.previews.size > 400) this.previews.delete(this.previews.keys().next().value!);
