@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   profileInputSchema,
+  profileSchema,
   type KeyStatus,
   type Profile,
   type ProfileInput,
@@ -12,15 +13,8 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { KeyValueStore } from '../settings/key-value-store';
 import { SANDBOX_PROFILE_ID, type SettingsService } from '../settings/settings-service';
 
-const storedProfileSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(['sandbox', 'gateway']),
-  baseUrl: z.string(),
-  kbBaseUrl: z.string(),
-  defaultAppId: z.string(),
-  defaultKbId: z.string(),
-});
+/** A profile as kept in settings: what the renderer sees, less the key statuses, which come from the secret store. */
+const storedProfileSchema = profileSchema.omit({ gatewayKey: true, kbKey: true });
 type StoredProfile = z.infer<typeof storedProfileSchema>;
 
 /** A profile with its keys, for services in the main process only. */
