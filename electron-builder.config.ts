@@ -1,0 +1,59 @@
+import type { Configuration } from 'electron-builder';
+
+// Installers for Batch Image Studio: `npm run dist` builds the host platform's. The name, version,
+// description and author come from package.json. build/package-check/ verifies the result offline.
+
+/** The native modules: their .node binaries and shared libraries cannot be loaded from inside an asar. */
+const NATIVE_MODULES = ['sharp', '@img', '@napi-rs'];
+
+const config: Configuration = {
+  appId: 'app.batchimagestudio.desktop',
+  productName: 'Batch Image Studio',
+  copyright: 'Copyright © 2026 Batch Image Studio contributors',
+  directories: { output: 'dist', buildResources: 'build' },
+  // Vite bundles the renderer and everything it imports, so only the built app and package.json ship;
+  // electron-builder adds the production dependencies (main's runtime packages) on its own.
+  files: ['out/**', 'package.json', '!**/*.map'],
+  asar: true,
+  asarUnpack: NATIVE_MODULES.map((name) => `node_modules/${name}/**`),
+  // Every native dependency ships N-API prebuilds for each platform; nothing to compile.
+  npmRebuild: false,
+  buildDependenciesFromSource: false,
+  electronFuses: {
+    runAsNode: false,
+    enableCookieEncryption: true,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+    // Flipping a fuse breaks the ad-hoc signature an unsigned arm64 Mac app needs to launch at all.
+    resetAdHocDarwinSignature: true,
+  },
+  artifactName: 'batch-image-studio-${version}-${arch}.${ext}',
+  linux: {
+    target: ['AppImage', 'deb'],
+    // A folder of <n>x<n>.png made by build/icons.mjs from build/icon.svg.
+    icon: 'build/icons/png',
+    category: 'Graphics',
+    synopsis: 'Generate and review images in bulk through an AI gateway',
+  },
+  deb: {
+    artifactName: 'batch-image-studio_${version}_${arch}.${ext}',
+  },
+  win: {
+    target: [{ target: 'nsis', arch: ['x64'] }],
+    icon: 'build/icons/icon.ico',
+  },
+  nsis: {
+    oneClick: false,
+    allowToChangeInstallationDirectory: true,
+    artifactName: 'batch-image-studio-Setup-${version}.${ext}',
+  },
+  mac: {
+    target: [{ target: 'dmg', arch: ['arm64', 'x64'] }],
+    icon: 'build/icons/icon.icns',
+    category: 'public.app-category.graphics-design',
+  },
+};
+
+export default config;
