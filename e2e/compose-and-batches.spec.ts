@@ -62,7 +62,7 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
   await expect(page.getByTestId('item-row-001').getByRole('img')).toBeVisible();
   const failed = page.getByTestId('item-row-005');
   await expect(failed).toContainText('SAFETY_BLOCKED');
-  await expect(failed).toContainText('Blocked by the provider’s safety filter');
+  await expect(failed).toContainText('Refused under the provider’s content policy');
   await page.getByRole('button', { name: 'Open folder' }).click();
   await expect(page.getByText(/Folder: .*Mugs on linen/)).toBeVisible();
 
@@ -169,6 +169,8 @@ test.describe('with a slower gateway', () => {
     await page.getByTestId('submit-batch').click();
     await page.getByTestId('submit-result').getByRole('button', { name: 'View batch' }).click();
     await expect(page.getByTestId('detail-status')).toHaveText(/Queued|Running/);
+    // Cancel asks first, naming the hold it gives back.
+    page.once('dialog', (d) => void d.accept());
     await page.getByTestId('action-cancel').click();
     await expect(page.getByTestId('detail-status')).toHaveText('Cancelled', { timeout: 30_000 });
     await page.getByRole('button', { name: /All batches/ }).click();

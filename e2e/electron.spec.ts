@@ -1,5 +1,6 @@
-import { _electron as electron, expect, test } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,15 +17,44 @@ const skipReason = !binary
 if (skipReason) console.log(skipReason);
 test.skip(skipReason !== undefined, skipReason);
 
-test('the desktop window isolates the renderer and exposes only window.studio', async () => {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  const app = await electron.launch({
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function freshDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'studio-electron-'));
+}
+
+function launch(userData: string): Promise<ElectronApplication> {
+  return electron.launch({
     executablePath: binary!,
-    args: [root, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'studio-electron-'))}`],
+    args: [root, `--user-data-dir=${userData}`],
+    env: { ...process.env, LANG: 'en_US.UTF-8' } as Record<string, string>,
   });
+}
+
+async function opened(app: ElectronApplication): Promise<Page> {
+  const win = await app.firstWindow();
+  await expect(win.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  return win;
+}
+
+/** The main window's state, read in the main process. */
+function windowState(app: ElectronApplication) {
+  return app.evaluate(({ BrowserWindow }) => {
+    const all = BrowserWindow.getAllWindows();
+    const win = all[0];
+    return {
+      count: all.length,
+      visible: win?.isVisible() ?? false,
+      minimized: win?.isMinimized() ?? false,
+      bounds: win?.getNormalBounds(),
+    };
+  });
+}
+
+test('the desktop window isolates the renderer and exposes only window.studio', async () => {
+  const app = await launch(freshDataDir());
   try {
-    const win = await app.firstWindow();
-    await expect(win.getByRole('navigation')).toBeVisible();
+    const win = await opened(app);
     const exposed = await win.evaluate(() => ({
       studio: typeof (window as any).studio?.call,
       require: typeof (window as any).require,
@@ -46,5 +76,159 @@ test('the desktop window isolates the renderer and exposes only window.studio', 
     await expect(win.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'ok');
   } finally {
     await app.close();
+  }
+});
+
+test('a second launch brings the first window back and exits', async () => {
+  const userData = freshDataDir();
+  const app = await launch(userData);
+  try {
+    await opened(app);
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.minimize());
+    await expect.poll(async () => (await windowState(app)).minimized).toBe(true);
+
+    const second = spawn(binary!, [root, `--user-data-dir=${userData}`], { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(code).toBe(0);
+    await expect.poll(() => windowState(app)).toMatchObject({ count: 1, visible: true, minimized: false });
+  } finally {
+    await app.close();
+  }
+});
+
+test('the menu has the usual roles, the log folder and About, in the studio language', async () => {
+  const app = await launch(freshDataDir());
+  try {
+    const win = await opened(app);
+    const readMenu = () =>
+      app.evaluate(({ Menu }) =>
+        (Menu.getApplicationMenu()?.items ?? []).map((top) => ({
+          label: top.label,
+          items: (top.submenu?.items ?? []).map((i) => ({
+            id: i.id,
+            label: i.label,
+            role: i.role?.toLowerCase(),
+          })),
+        })),
+      );
+    const menu = await readMenu();
+    const edit = menu.find((m) => m.label === 'Edit')!;
+    expect(edit.items.map((i) => i.role).filter(Boolean)).toEqual(
+      expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectall']),
+    );
+    const help = menu.find((m) => m.label === 'Help')!;
+    expect(help.items.map((i) => i.label)).toContain('Open Log Folder');
+    const allItems = menu.flatMap((m) => m.items);
+    expect(allItems.some((i) => i.label === 'About Batch Image Studio')).toBe(true);
+    expect(menu.map((m) => m.label)).toEqual(
+      expect.arrayContaining(['File', 'Edit', 'View', 'Window', 'Help']),
+    );
+
+    await win.getByTestId('language-select').selectOption('zh-CN');
+    await expect
+      .poll(async () => (await readMenu()).map((m) => m.label))
+      .toEqual(expect.arrayContaining(['文件', '编辑', '视图', '窗口', '帮助']));
+    await win.getByTestId('language-select').selectOption('en');
+  } finally {
+    await app.close();
+  }
+});
+
+test('a ZIP export goes through the save dialog and is written by main', async () => {
+  // The built-in sandbox runs batches at 20× real time in the desktop app: about a minute.
+  test.setTimeout(240_000);
+  const app = await launch(freshDataDir());
+  try {
+    const win = await opened(app);
+    // A small batch in the sandbox, downloaded into the library.
+    await win.evaluate(async () => {
+      const studio = (window as any).studio;
+      const draft = {
+        id: 'electron-export',
+        name: 'Desktop export',
+        model: 'imgvendor-3.1-flash-image',
+        items: ['A red fox', 'A blue whale'].map((prompt, i) => ({
+          customId: `p${i + 1}`,
+          prompt,
+          outputCount: 1,
+          referenceIds: [],
+        })),
+        sharedReferenceIds: [],
+        references: [],
+        responseMime: 'image/png',
+      };
+      await studio.call('batches.submit', { draft });
+    });
+    await expect
+      .poll(() => win.evaluate(async () => (await (window as any).studio.call('library.query', {})).total), {
+        timeout: 120_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+
+    const target = join(freshDataDir(), 'chosen picks.zip');
+    await app.evaluate(({ dialog }, path) => {
+      dialog.showSaveDialog = (async () => ({
+        canceled: false,
+        filePath: path,
+      })) as typeof dialog.showSaveDialog;
+    }, target);
+    await win
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Library' })
+      .click();
+    await win.getByTestId('library-gallery').focus();
+    await win.keyboard.press('Control+a');
+    await win.getByTestId('library-export-zip').click();
+    await expect.poll(() => existsSync(target)).toBe(true);
+    expect(execFileSync('unzip', ['-t', target]).toString()).toContain('No errors detected');
+    expect(execFileSync('unzip', ['-l', target]).toString()).toContain('manifest.json');
+  } finally {
+    await app.close();
+  }
+});
+
+test('a screen that fails to draw is contained, and the studio keeps working', async () => {
+  const app = await launch(freshDataDir());
+  try {
+    const win = await opened(app);
+    const nav = win.getByRole('navigation', { name: 'Main navigation' });
+    await win.evaluate(() => sessionStorage.setItem('studio.crashTest', 'library'));
+    await nav.getByRole('link', { name: 'Library' }).click();
+    await expect(win.getByTestId('screen-crash')).toBeVisible();
+    await nav.getByRole('link', { name: 'Batches' }).click();
+    await expect(win.locator('#screen-title')).toHaveText('Batches');
+    await win.evaluate(() => sessionStorage.removeItem('studio.crashTest'));
+  } finally {
+    await app.close();
+  }
+});
+
+test('a reload keeps the screen, and a relaunch restores the window where it was', async () => {
+  const userData = freshDataDir();
+  const bounds = { x: 60, y: 50, width: 1100, height: 720 };
+  const first = await launch(userData);
+  try {
+    const win = await opened(first);
+    await win
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Library' })
+      .click();
+    await expect(win.locator('#screen-title')).toHaveText('Library');
+    await first.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.reload());
+    await expect(win.locator('#screen-title')).toHaveText('Library');
+
+    await first.evaluate(({ BrowserWindow }, b) => BrowserWindow.getAllWindows()[0]!.setBounds(b), bounds);
+    await expect.poll(async () => (await windowState(first)).bounds).toMatchObject(bounds);
+  } finally {
+    await first.close();
+  }
+  const second = await launch(userData);
+  try {
+    await opened(second);
+    const restored = (await windowState(second)).bounds!;
+    expect(restored.width).toBe(bounds.width);
+    expect(restored.height).toBe(bounds.height);
+  } finally {
+    await second.close();
   }
 });

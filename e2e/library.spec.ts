@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import extractChunks from 'png-chunks-extract';
@@ -148,4 +148,90 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
       task_name: 'Library review',
     });
   }
+});
+
+test('the library tells the truth: search scope, damaged folders, stars by mouse, compare, offline', async ({
+  page,
+  studio,
+}) => {
+  const folder = await batchInLibrary(studio, 'harbour', 'Harbour posters', [
+    'A lighthouse at dusk',
+    'Gulls over the pier',
+    'Fishing boats at dawn',
+  ]);
+  const { libraryDir } = await studio.call('settings.get');
+  cpSync(join(libraryDir, folder), join(libraryDir, 'damaged copy'), { recursive: true });
+  writeFileSync(join(libraryDir, 'damaged copy', 'batch.json'), '{batch: {"id": "x"}}');
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Library' })
+    .click();
+
+  // The search box says what it searches, and does it: a batch name finds its images.
+  const search = page.getByRole('searchbox', { name: 'Search prompts, batch names and ids' });
+  await search.fill('harbour');
+  await expect(page.getByTestId('library-count')).toContainText('3 of 3');
+  await search.fill('');
+
+  // A damaged folder is explained in words, never with the parser's text.
+  const problems = page.getByTestId('library-problems');
+  await problems.getByText('1 folder could not be read in full').click();
+  await expect(problems).toContainText('damaged copy: batch.json is damaged (not valid JSON). Skipped.');
+  await expect(problems).not.toContainText(/position|Expected/);
+
+  // Stars by mouse, in the gallery and in the lightbox.
+  const cells = page.getByTestId('library-cell');
+  await cells.nth(0).click();
+  const toolbarStars = page.locator('.actions').getByRole('group', { name: 'Stars' });
+  await toolbarStars.getByRole('button', { name: '4 stars' }).click();
+  await expect(cells.nth(0)).toHaveAttribute('data-stars', '4');
+  await expect(toolbarStars.getByRole('button', { name: '4 stars' })).toHaveAttribute('aria-pressed', 'true');
+  await cells.nth(1).dblclick();
+  const lightbox = page.getByRole('dialog');
+  await lightbox.getByRole('group', { name: 'Stars' }).getByRole('button', { name: '2 stars' }).click();
+  await page.keyboard.press('Escape');
+  await expect(cells.nth(1)).toHaveAttribute('data-stars', '2');
+  const stars = () =>
+    Object.values(
+      JSON.parse(readFileSync(join(libraryDir, folder, 'review.json'), 'utf8')).images as Record<
+        string,
+        { stars: number }
+      >,
+    )
+      .map((m) => m.stars)
+      .sort();
+  await expect.poll(stars).toEqual([2, 4]);
+
+  // Compare: an opaque backdrop, and each caption right under its image.
+  await cells.nth(0).click();
+  await cells.nth(1).click({ modifiers: ['Control'] });
+  await page.getByTestId('library-compare').click();
+  const compare = page.getByTestId('compare');
+  await expect(compare.locator('img')).toHaveCount(2);
+  expect(await compare.evaluate((el) => getComputedStyle(el).backgroundColor)).toMatch(/^rgb\(/);
+  for (const figure of await compare.locator('figure').all()) {
+    const image = (await figure.locator('img').boundingBox())!;
+    const caption = (await figure.locator('figcaption').boundingBox())!;
+    expect(caption.y - (image.y + image.height)).toBeLessThan(24);
+    expect(caption.y).toBeGreaterThanOrEqual(image.y + image.height - 1);
+  }
+  await compare.getByRole('button', { name: 'Close' }).click();
+
+  // Offline, reviewing goes on: one compact line in the top bar, details on demand.
+  const offline = await studio.call('profiles.save', {
+    name: 'Away',
+    baseUrl: 'http://127.0.0.1:9',
+    gatewayKey: 'sk-anything',
+  });
+  await studio.call('profiles.activate', { id: offline.id });
+  const indicator = page.getByTestId('connection-indicator');
+  await expect(indicator).toHaveAttribute('data-state', 'error');
+  await expect(indicator).toContainText('Offline');
+  await expect(indicator.getByRole('alert')).toHaveCount(0);
+  expect((await indicator.boundingBox())!.height).toBeLessThan(60);
+  await expect(cells).toHaveCount(3);
+  await indicator.getByRole('button', { name: 'Details' }).click();
+  await expect(indicator.getByRole('alert')).toHaveAttribute('data-error-code', /^NETWORK_/);
+  await expectNoSeriousA11yIssues(page);
 });

@@ -16,6 +16,8 @@ test('generate, edit twice in a chain, save to the library, and find the three i
   await page.getByTestId('rt-model').selectOption('imgvendor-3.1-flash-image');
   await expect(page.getByTestId('rt-ratio').locator('option', { hasText: '8:1' })).toHaveCount(1);
   await page.getByTestId('rt-ratio').selectOption('4:3');
+  // Adding input images is one control, not a button and a file input announced beside it.
+  await expect(page.getByRole('button', { name: /Add input images/ })).toHaveCount(1);
 
   const steps = [
     'A ceramic teapot on a linen cloth',
@@ -28,7 +30,16 @@ test('generate, edit twice in a chain, save to the library, and find the three i
     const job = page.getByTestId('rt-job').first();
     await expect(job).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
     await expect(job).toContainText(step);
-    await expect(job.getByRole('img')).toBeVisible();
+    await expect(job.getByTestId(/^rt-image-/)).toBeVisible();
+    if (i > 0) {
+      // An edit shows what it was made from: the earlier result and its prompt.
+      await expect(job.getByTestId('rt-source')).toContainText(`Edit of: ${steps[i - 1]}`);
+      await expect(job.getByTestId('rt-source-image')).toBeVisible();
+      await expect(job.getByTestId('rt-source-image')).toHaveAttribute(
+        'alt',
+        `Source image: the result of ${steps[i - 1]}`,
+      );
+    }
     await job.getByTestId('rt-save').click();
     await expect(job.getByTestId('rt-save')).toHaveText('In the library');
     if (i < steps.length - 1) {
@@ -53,4 +64,24 @@ test('generate, edit twice in a chain, save to the library, and find the three i
   await expect(page.getByTestId('library-count')).toContainText('3 of 3');
   for (const step of steps)
     await expect(page.getByTestId('library-cell').filter({ hasText: step })).toHaveCount(1);
+});
+
+test('a content-policy refusal says so first, with the code and request id', async ({ page, studio }) => {
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Realtime' })
+    .click();
+  await expect(page.getByTestId('rt-model')).toHaveValue('imgvendor-3.1-flash-image');
+  await page.getByTestId('rt-prompt').fill('A fox in the snow [blocked]');
+  await page.getByTestId('rt-generate').click();
+  const job = page.getByTestId('rt-job').first();
+  await expect(job).toHaveAttribute('data-state', 'failed');
+  const notice = job.getByRole('alert');
+  await expect(notice).toHaveAttribute('data-error-code', 'SAFETY_BLOCKED');
+  await expect(notice.locator('.error-explanation')).toHaveText(
+    /^Refused under the provider’s content policy/,
+  );
+  await expect(notice).not.toContainText('refused a parameter');
+  await expect(notice).toContainText(/Request id: \S+/);
 });

@@ -3,11 +3,14 @@ import { loadConfigFile } from './config';
 import { createSandbox } from './gateway';
 
 const USAGE = `usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--time-scale N] [--faults SPEC] [--data DIR] [--config FILE]
+       [--echo-key-in-errors] [--deflate-zips]
 
   --time-scale N   gateway seconds per real second (default 1: a batch takes minutes; 100: seconds)
   --faults SPEC    e.g. "all=0.2" or "503=0.1,reset=0.05,truncate=0.3,slow=0.1,slow_ms=2000,seed=7"
   --data DIR       keep state across restarts in DIR (default: in memory)
-  --config FILE    JSON that replaces sections of the default config (keys, models, limits, timing)`;
+  --config FILE    JSON that replaces sections of the default config (keys, models, limits, timing)
+  --echo-key-in-errors   repeat a rejected key in error messages, as some deployed gateways do
+  --deflate-zips   deflate the entries of batch ZIPs instead of storing them`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -18,6 +21,8 @@ async function main(): Promise<void> {
       faults: { type: 'string' },
       data: { type: 'string' },
       config: { type: 'string' },
+      'echo-key-in-errors': { type: 'boolean' },
+      'deflate-zips': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -38,7 +43,11 @@ async function main(): Promise<void> {
     timeScale,
     faults: values.faults,
     dataDir: values.data,
-    config: values.config ? loadConfigFile(values.config) : undefined,
+    config: {
+      ...(values.config ? loadConfigFile(values.config) : {}),
+      ...(values['echo-key-in-errors'] ? { echoKeyInErrors: true } : {}),
+      ...(values['deflate-zips'] ? { deflateZips: true } : {}),
+    },
   });
   console.log(`listening ${sandbox.url}`);
 

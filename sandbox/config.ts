@@ -88,6 +88,10 @@ export interface SandboxConfig {
   billing: { batchDiscount: number; holdMultiplier: number; accountMultiplier: number };
   /** Share of items that fail upstream even without injected faults. */
   itemFailureRate: number;
+  /** Repeat a rejected key in the error message, as some deployed gateways do ("API key sk-… is invalid"). */
+  echoKeyInErrors: boolean;
+  /** Deflate the entries of batch ZIPs, as zip tools do, instead of storing them. */
+  deflateZips: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -215,6 +219,8 @@ export function defaultConfig(): SandboxConfig {
     variant: { createStatus: 200, itemSuccessWord: 'succeeded' },
     billing: { batchDiscount: 0.5, holdMultiplier: 0.6, accountMultiplier: 1 },
     itemFailureRate: 0.08,
+    echoKeyInErrors: false,
+    deflateZips: false,
   };
 }
 

@@ -8,12 +8,16 @@
  *   capacity                   realtime: 503 saying every upstream key is cooling down
  *   truncate                   batch download: HTTP 200 with a ZIP cut short
  *   lostcreate                 batch create: the batch is created, the answer never arrives
+ *   latecreate                 batch create: the batch is created at once, the answer leaves only
+ *                              `late_ms` later (default 130000: after a client's 2-minute timeout)
+ *   not_ready                  batch create: 503 BATCH_IMAGE_NOT_READY, the runtime is not ready
  *   itemfail                   batch items fail upstream at this rate
  *   submit_failed, queue_failed, hold_failed, no_account, cancel_failed
  *                              batch create (or cancel) answers with that 5xx gateway error
  *   all=R                      every request: with probability R one of the faults that can hit it;
  *                              items fail at rate R too
  *   seed=N                     seed of the fault dice, so a run can be replayed
+ *   slow_ms=N, late_ms=N       how long `slow` and `latecreate` hold an answer
  */
 
 export const HTTP_FAULTS = ['429', '500', '502', '503', '504', 'reset', 'slow'] as const;
@@ -22,6 +26,8 @@ export const ROUTE_FAULTS = [
   'capacity',
   'truncate',
   'lostcreate',
+  'latecreate',
+  'not_ready',
   'submit_failed',
   'queue_failed',
   'hold_failed',
@@ -42,11 +48,12 @@ export interface FaultSettings {
   chances: Partial<Record<FaultKind, Chance>>;
   all: number;
   slowMs: number;
+  lateMs: number;
   seed: number;
 }
 
 export function parseFaultSpec(spec: string | undefined): FaultSettings {
-  const settings: FaultSettings = { chances: {}, all: 0, slowMs: 3000, seed: 1 };
+  const settings: FaultSettings = { chances: {}, all: 0, slowMs: 3000, lateMs: 130_000, seed: 1 };
   if (!spec) return settings;
   for (const raw of spec.split(',')) {
     const part = raw.trim();
@@ -54,16 +61,19 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
     const [name, value] = part.split('=').map((s) => s.trim());
     if (!name || value === undefined || value === '')
       throw new Error(`fault "${part}" needs a value, as kind=0.1`);
-    if (name === 'seed' || name === 'slow_ms') {
+    if (name === 'seed' || name === 'slow_ms' || name === 'late_ms') {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0)
         throw new Error(`fault ${name} takes a whole number, got "${value}"`);
       if (name === 'seed') settings.seed = n;
+      else if (name === 'late_ms') settings.lateMs = n;
       else settings.slowMs = n;
       continue;
     }
     if (name !== 'all' && !KINDS.has(name)) {
-      throw new Error(`unknown fault kind "${name}"; known: all, ${[...KINDS].join(', ')}, seed, slow_ms`);
+      throw new Error(
+        `unknown fault kind "${name}"; known: all, ${[...KINDS].join(', ')}, seed, slow_ms, late_ms`,
+      );
     }
     if (value.startsWith('#')) {
       const count = Number(value.slice(1));
@@ -112,7 +122,17 @@ export class FaultSwitch {
     return this.settings.slowMs;
   }
 
-  describe(): { all: number; slowMs: number; seed: number; chances: FaultSettings['chances'] } {
+  get lateMs(): number {
+    return this.settings.lateMs;
+  }
+
+  describe(): {
+    all: number;
+    slowMs: number;
+    lateMs: number;
+    seed: number;
+    chances: FaultSettings['chances'];
+  } {
     return structuredClone(this.settings);
   }
 

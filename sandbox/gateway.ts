@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchError } from './batch/batch-error';
 import { BATCH_PREFIX, BatchRoutes } from './batch/batch-routes';
 import { SandboxBatches } from './batch/batches';
 import { DownloadSlots } from './batch/download-slots';
@@ -53,6 +54,16 @@ function familyOf(pathname: string): Family {
   if (pathname.startsWith(`${KB_PREFIX}/`)) return 'kb';
   if (pathname.startsWith('/_sandbox/')) return 'admin';
   return 'other';
+}
+
+/**
+ * Faults only ever set on purpose: `all=R` never picks them, since a late answer would stall a random
+ * run for minutes and a not-ready runtime is a deployment state rather than a flaky request.
+ */
+function deliberateFaults(family: Family, method: string, pathname: string): FaultKind[] {
+  if (family === 'batch' && method === 'POST' && pathname === BATCH_PREFIX)
+    return ['not_ready', 'latecreate'];
+  return [];
 }
 
 /** The faults that can hit a request, besides the HTTP-level ones. */
@@ -126,7 +137,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults.itemFailureRate(config.itemFailureRate),
   );
   const slots = new DownloadSlots(() => config.limits.downloadConcurrency);
-  const batchRoutes = new BatchRoutes(config, store, batches, slots, () => faults.slowMs);
+  const batchRoutes = new BatchRoutes(
+    config,
+    store,
+    batches,
+    slots,
+    () => faults.slowMs,
+    () => faults.lateMs,
+  );
   const realtimeRoutes = new RealtimeRoutes(config, store);
   const kbRoutes = new KbRoutes(config, store);
 
@@ -167,6 +185,23 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         });
       }
     }
+    const batchAdmin = /^\/_sandbox\/batches\/([^/]+)\/(vanish|expire)$/.exec(path);
+    if (batchAdmin && ex.method === 'POST') {
+      const batch = store.batches.get(decodeURIComponent(batchAdmin[1]!));
+      if (!batch || batch.recordDeleted) {
+        return sendJson(ex, 404, {
+          error: { type: 'invalid_request_error', code: 'BATCH_IMAGE_NOT_FOUND', message: 'no such batch' },
+        });
+      }
+      try {
+        if (batchAdmin[2] === 'vanish') batches.vanish(batch);
+        else batches.expireOutputs(batch);
+      } catch (err) {
+        if (err instanceof BatchError) return sendJson(ex, err.status, err.body());
+        throw err;
+      }
+      return sendJson(ex, 200, { id: batch.id, status: batch.status, recordDeleted: batch.recordDeleted });
+    }
     sendNotFound(ex, 'admin');
   }
 
@@ -200,7 +235,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         return sendNotFound(ex, family);
       }
 
-      ex.fault = faults.pick([...HTTP_FAULTS, ...routeFaults(family, ex.method, url.pathname)]);
+      ex.fault =
+        faults.pick([...HTTP_FAULTS, ...routeFaults(family, ex.method, url.pathname)]) ??
+        deliberateFaults(family, ex.method, url.pathname).find((kind) => faults.roll(kind));
       if (ex.fault === 'reset') {
         req.socket.destroy();
         return;

@@ -22,6 +22,11 @@ export const downloadStateSchema = z.object({
   images: z.number().int().optional(),
   completedAt: z.number().int().optional(),
   error: studioErrorSchema.optional(),
+  /**
+   * Why the ZIP was refused, when the item-by-item fallback then failed too (`error` says why):
+   * both are shown, since either may be what the user can act on.
+   */
+  zipError: studioErrorSchema.optional(),
   attempts: z.number().int().default(0),
 });
 export type DownloadState = z.infer<typeof downloadStateSchema>;
@@ -61,7 +66,8 @@ export type BatchView = z.infer<typeof batchViewSchema>;
 
 export const batchItemViewSchema = z.object({
   customId: z.string(),
-  status: z.enum(['pending', 'success', 'failed']),
+  /** `cancelled`: left unfinished when its batch was cancelled; it will never run. */
+  status: z.enum(['pending', 'success', 'failed', 'cancelled']),
   prompt: z.string(),
   rowIndex: z.number().int().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -80,8 +86,23 @@ export const submissionViewSchema = z.object({
   attempts: z.number().int(),
   error: studioErrorSchema.optional(),
   createdAt: z.number().int(),
+  /** Resent with its key after a restart left its outcome unknown. */
+  resumed: z.boolean().optional(),
 });
 export type SubmissionView = z.infer<typeof submissionViewSchema>;
+
+/** The last time a draft with the same content was sent from the active profile, if ever. */
+export const sentDraftSchema = z
+  .object({
+    submissionId: z.string(),
+    state: z.enum(['sending', 'unknown', 'created']),
+    batchId: z.string().optional(),
+    taskName: z.string(),
+    /** Unix milliseconds. */
+    sentAt: z.number().int(),
+  })
+  .nullable();
+export type SentDraft = z.infer<typeof sentDraftSchema>;
 
 export const costDaySchema = z.object({
   day: z.string(),

@@ -13,16 +13,21 @@ export const kbCheckedRowSchema = kbRowSchema.extend({
   limit: z.number().int(),
   over: z.boolean(),
   duplicate: z.boolean(),
-  /** For a row over the limit: the question cut into parts that fit. */
-  split: z.array(z.string()).optional(),
+  /** Why a row cannot go as it is: no question, or which part makes it too long. */
+  problem: z.enum(['empty', 'question', 'answer', 'both']).optional(),
+  /** For a row over the limit: rows that fit, made by cutting the long part. */
+  split: z.array(kbRowSchema).optional(),
 });
 export type KbCheckedRow = z.infer<typeof kbCheckedRowSchema>;
 
 export const kbPushSchema = z.object({
   id: z.string(),
+  /** The profile whose knowledge-base key sends it: each profile lists, and hears of, its own. */
+  profileId: z.string(),
   kbId: z.string(),
   mode: kbModeSchema,
-  state: z.enum(['running', 'done', 'failed', 'paused']),
+  /** `refused`: the knowledge base turned the upload down outright (a bad key, no permission). */
+  state: z.enum(['running', 'done', 'failed', 'paused', 'refused']),
   rows: z.number().int(),
   chunks: z.number().int(),
   chunksSent: z.number().int(),
@@ -35,6 +40,8 @@ export type KbPush = z.infer<typeof kbPushSchema>;
 
 export const kbSearchResultSchema = z.object({
   id: z.string(),
+  /** The profile whose key searched: the history is kept per profile, as the searches are its. */
+  profileId: z.string(),
   at: z.number().int(),
   appId: z.string(),
   similarity: z.number(),

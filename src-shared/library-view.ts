@@ -32,14 +32,37 @@ export const libraryQuerySchema = z
   .strict();
 export type LibraryQuery = z.input<typeof libraryQuerySchema>;
 
+/** Why a library folder could not be read, or only in part. */
+export const folderProblemSchema = z.enum([
+  'NO_BATCH_FILE',
+  'FILE_NOT_JSON',
+  'FILE_NOT_BATCH',
+  'FILE_UNREADABLE',
+  'IMAGES_MISSING',
+  'REVIEW_DAMAGED',
+]);
+export type FolderProblem = z.infer<typeof folderProblemSchema>;
+
 export const libraryResultSchema = z.object({
   root: z.string(),
   total: z.number().int(),
   items: z.array(libraryImageSchema),
   batches: z.array(z.object({ id: z.string(), taskName: z.string(), images: z.number().int() })),
   models: z.array(z.string()),
-  /** Folders that could not be read: reported and skipped, never fatal. */
-  problems: z.array(z.object({ folder: z.string(), message: z.string() })),
+  /**
+   * Folders that could not be read: reported and skipped, never fatal. `reason` is what the screen
+   * says, in words, in the user's language; `message` is the same in English for scripts.
+   */
+  problems: z.array(
+    z.object({
+      folder: z.string(),
+      message: z.string(),
+      reason: folderProblemSchema,
+      file: z.string().optional(),
+      missing: z.number().int().optional(),
+      total: z.number().int().optional(),
+    }),
+  ),
 });
 export type LibraryResult = z.infer<typeof libraryResultSchema>;
 

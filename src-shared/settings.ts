@@ -11,7 +11,11 @@ export const settingsSchema = z.object({
   language: languageSchema,
   theme: themeSchema,
   /** Where downloaded batches are kept, one folder per batch. */
-  libraryDir: z.string().min(1),
+  libraryDir: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((dir) => !dir.includes('\0'), 'A folder path cannot hold a NUL character.'),
   autoDownload: z.boolean(),
   notifications: z.boolean(),
   activeProfileId: z.string(),

@@ -4,6 +4,7 @@ import {
   batchViewSchema,
   costSummarySchema,
   downloadProgressSchema,
+  sentDraftSchema,
   submissionViewSchema,
 } from './batch-view';
 import { connectionStatusSchema } from './connection';
@@ -68,6 +69,11 @@ export const studioMethods = {
     output: submitResultSchema,
   },
   'batches.submissions': { input: none, output: z.array(submissionViewSchema) },
+  /** The last time a draft with this content (draftFingerprint) was sent from the active profile. */
+  'batches.lastSent': {
+    input: z.object({ fingerprint: z.string().min(1) }).strict(),
+    output: sentDraftSchema,
+  },
   'batches.sync': {
     input: z
       .object({
@@ -78,7 +84,12 @@ export const studioMethods = {
         to: z.number().optional(),
       })
       .strict(),
-    output: z.object({ added: z.number().int(), updated: z.number().int() }),
+    /** `gone`: local batches the server no longer has, now marked so (files and prompts kept). */
+    output: z.object({
+      added: z.number().int(),
+      updated: z.number().int(),
+      gone: z.number().int().optional(),
+    }),
   },
   'batches.cancel': { input: byId, output: batchViewSchema },
   'batches.download': { input: byId, output: batchViewSchema },
@@ -149,13 +160,19 @@ export const studioMethods = {
       .strict(),
     output: z.number().int(),
   },
+  /**
+   * Desktop: asks where to save with the native dialog and writes the ZIP there (`path`; `canceled`
+   * when the dialog was dismissed). Browser mode: prepares it for one GET of `downloadUrl` with the
+   * run's token. The ZIP itself never travels in JSON.
+   */
   'library.exportZip': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
     output: z.object({
-      path: z.string(),
-      images: z.number().int(),
       name: z.string(),
-      dataBase64: z.string().optional(),
+      images: z.number().int(),
+      canceled: z.boolean(),
+      path: z.string().nullable(),
+      downloadUrl: z.string().nullable(),
     }),
   },
   'library.exportFolder': {

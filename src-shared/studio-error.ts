@@ -58,3 +58,55 @@ export class StudioError extends Error {
     });
   }
 }
+
+/**
+ * The translation key that explains an error: its own code's when there is one, otherwise a general
+ * sentence naming who raised it. An error the studio raised itself is never put on the gateway.
+ */
+export function explanationKey(
+  error: Pick<StudioErrorView, 'code' | 'source' | 'httpStatus'>,
+  known: (key: string) => boolean,
+): string {
+  // By code and status together first: 503 BATCH_IMAGE_NOT_READY (the runtime is not ready) is not
+  // 409 BATCH_IMAGE_NOT_READY (the results are not ready), as gateway-notes.md warns.
+  const withStatus = `errors.${error.code}_${error.httpStatus}`;
+  if (error.httpStatus !== undefined && known(withStatus)) return withStatus;
+  const own = `errors.${error.code}`;
+  if (known(own)) return own;
+  // An answer without the API's body (a proxy's HTML page): its status is all there is.
+  const byStatus = `errors.HTTP_${error.httpStatus}`;
+  if (error.httpStatus !== undefined && known(byStatus)) return byStatus;
+  if (error.source === 'studio' || error.code.startsWith('STUDIO_')) return 'errors.unknownStudio';
+  if (error.source === 'network') return 'errors.unknownNetwork';
+  return 'errors.unknown';
+}
+
+/**
+ * What the studio does next about an error, so every explanation can say it: `retries` (by itself,
+ * later each time), `waits` (for the batch or a download slot, then goes on), or `nothing` (a
+ * definite answer: only the user can change the outcome).
+ */
+export type NextStep = 'retries' | 'waits' | 'nothing';
+
+const NEXT_BY_CODE: Record<string, NextStep> = {
+  BATCH_IMAGE_NOT_READY_409: 'waits',
+  BATCH_IMAGE_DOWNLOAD_LIMITED_429: 'waits',
+  BATCH_IMAGE_ZIP_TOO_MANY_ITEMS_400: 'waits',
+  // Downloads that failed on the gateway's side are tried again later, on their own.
+  BATCH_IMAGE_DOWNLOAD_FAILED_500: 'retries',
+  BATCH_IMAGE_RESULT_MISSING_500: 'retries',
+  RATE_LIMITED_429: 'retries',
+};
+
+export function nextStep(
+  error: Pick<StudioErrorView, 'code' | 'source' | 'httpStatus' | 'retryable'>,
+): NextStep {
+  const known = NEXT_BY_CODE[`${error.code}_${error.httpStatus}`];
+  if (known) return known;
+  if (error.source === 'network') return 'retries';
+  // The batch API's own 5xx on a create is a definite refusal: nothing was made, nothing resent.
+  if (error.code.startsWith('BATCH_IMAGE_')) return 'nothing';
+  if (error.source === 'gateway' && (error.httpStatus === 429 || (error.httpStatus ?? 0) >= 500))
+    return 'retries';
+  return 'nothing';
+}

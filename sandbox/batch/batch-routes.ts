@@ -80,6 +80,7 @@ export class BatchRoutes {
     private batches: SandboxBatches,
     private slots: DownloadSlots,
     private slowMs: () => number,
+    private lateMs: () => number = () => 0,
   ) {}
 
   async handle(ex: Exchange): Promise<void> {
@@ -103,7 +104,12 @@ export class BatchRoutes {
     }
     const account = this.config.accounts.find((a) => a.key === key);
     if (!account)
-      throw new BatchError(401, 'INVALID_API_KEY', 'the API key is not valid', 'authentication_error');
+      throw new BatchError(
+        401,
+        'INVALID_API_KEY',
+        this.config.echoKeyInErrors ? `the API key ${key} is not valid` : 'the API key is not valid',
+        'authentication_error',
+      );
     if (!this.config.batchEnabled) {
       throw new BatchError(
         404,
@@ -271,11 +277,25 @@ export class BatchRoutes {
       ex.res.socket?.destroy();
       return;
     }
+    if (ex.fault === 'latecreate') {
+      // The batch runs meanwhile; only the answer is late, past a client's timeout.
+      this.store.flush();
+      await new Promise((resolve) => setTimeout(resolve, this.lateMs()));
+      if (ex.res.destroyed) return;
+      this.batches.advance(batch);
+    }
     this.sendCreated(ex, batch);
   }
 
   private gatewayFault(ex: Exchange): BatchError | undefined {
     switch (ex.fault) {
+      case 'not_ready':
+        return new BatchError(
+          503,
+          'BATCH_IMAGE_NOT_READY',
+          'the batch runtime is not ready; try again shortly',
+          'api_error',
+        );
       case 'submit_failed':
         return new BatchError(
           502,
@@ -472,6 +492,7 @@ export class BatchRoutes {
           code: t.error?.code ?? 'PROVIDER_ITEM_FAILED',
           message: t.error?.message ?? '',
         })),
+        deflate: this.config.deflateZips,
       });
       ex.res.writeHead(200, {
         'content-type': 'application/zip',

@@ -16,6 +16,8 @@ export interface ZipContents {
   failCount: number;
   images: ZipImage[];
   errors: { custom_id: string; code: string; message: string }[];
+  /** Deflate the images too, as general zip tools do; clients must then inflate what they read. */
+  deflate?: boolean;
 }
 
 /** The results archive as deployed gateways lay it out: images/, manifest.json, errors.json. */
@@ -27,7 +29,7 @@ export function buildBatchZip(contents: ZipContents): Buffer {
     // Images are already compressed; storing them keeps the archive fast to build and to read.
     files[filename] = [
       new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength),
-      { level: 0 },
+      { level: contents.deflate ? 6 : 0 },
     ];
     return { custom_id: image.customId, filename, mime_type: image.mime, image_index: image.imageIndex };
   });

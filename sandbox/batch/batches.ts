@@ -344,6 +344,30 @@ export class SandboxBatches {
     this.store.changed();
   }
 
+  /**
+   * Admin fault: the server loses the batch's record whatever its state, as deployed gateways have
+   * been seen to do to running batches. The batch answers 404 from then on.
+   */
+  vanish(batch: BatchRecord): void {
+    batch.recordDeleted = true;
+    this.store.changed();
+  }
+
+  /** Admin fault: a completed batch's outputs expire now instead of at the end of retention. */
+  expireOutputs(batch: BatchRecord): void {
+    this.advance(batch);
+    if (batch.status === 'output_deleted') return;
+    if (batch.status !== 'completed') {
+      throw new BatchError(
+        409,
+        'BATCH_IMAGE_OUTPUT_DELETE_NOT_READY',
+        `only a completed batch has outputs to expire; this one is ${batch.status}`,
+      );
+    }
+    this.deleteOutputFiles(batch);
+    this.store.changed();
+  }
+
   tick(): void {
     const now = Date.now();
     for (const batch of this.store.batches.values()) {

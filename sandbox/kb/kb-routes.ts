@@ -72,7 +72,11 @@ export class KbRoutes {
       throw new KbError(
         403,
         'unAuthApiKey',
-        key ? 'the API key is not valid' : 'the apikey header is missing',
+        !key
+          ? 'the apikey header is missing'
+          : this.config.echoKeyInErrors
+            ? `the API key ${key} is not valid`
+            : 'the API key is not valid',
       );
     return owner;
   }

@@ -79,7 +79,14 @@ export class RealtimeRoutes {
         'API key is missing; send it in the x-imgvendor-api-key header',
       );
     const account = this.config.accounts.find((a) => a.key === key);
-    if (!account) throw new NativeError(401, 'UNAUTHENTICATED', 'API key is invalid or disabled');
+    if (!account)
+      throw new NativeError(
+        401,
+        'UNAUTHENTICATED',
+        this.config.echoKeyInErrors
+          ? `API key ${key} is invalid or disabled`
+          : 'API key is invalid or disabled',
+      );
     if (account.platform !== 'native') {
       throw new NativeError(400, 'FAILED_PRECONDITION', "this key's group is not on the native platform");
     }

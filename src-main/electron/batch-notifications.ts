@@ -1,4 +1,4 @@
-import { BrowserWindow, Notification } from 'electron';
+import { Notification } from 'electron';
 import type { BatchView } from '../../src-shared/batch-view';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
@@ -8,11 +8,12 @@ function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ''));
 }
 
-/** A desktop notification when a batch finishes, with its counts; a click opens the batch. */
-export function notifyFinishedBatches(
-  services: StudioServices,
-  window: () => BrowserWindow | undefined,
-): void {
+/**
+ * A desktop notification when a batch finishes, with its counts; a click opens the batch (`open`
+ * brings the window forward, or opens it again on that batch when it was closed).
+ */
+export function notifyFinishedBatches(services: StudioServices, open: (batchId: string) => void): void {
+  const pending = new Set<Notification>();
   services.events.subscribe((event, payload) => {
     if (event !== 'batch.finished' || !Notification.isSupported()) return;
     const settings = services.settings.get();
@@ -30,13 +31,13 @@ export function notifyFinishedBatches(
         total: batch.itemCount,
       }),
     });
+    // Held until used: a notification collected by the garbage collector no longer answers clicks.
+    pending.add(notification);
     notification.on('click', () => {
-      const win = window();
-      if (!win) return;
-      if (win.isMinimized()) win.restore();
-      win.focus();
-      services.events.emit('app.showBatch', { id: batch.id });
+      pending.delete(notification);
+      open(batch.id);
     });
+    notification.on('close', () => pending.delete(notification));
     notification.show();
   });
 }

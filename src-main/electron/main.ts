@@ -5,9 +5,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channels';
 import { isAllowedExternalUrl } from '../services/external-links';
+import { logCaught, logInfo } from '../services/log/studio-log';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
+import { en } from '../../src-shared/i18n/en';
+import { zhCN } from '../../src-shared/i18n/zh-CN';
+import { applyAppMenu } from './app-menu';
 import { notifyFinishedBatches } from './batch-notifications';
+import { showBatchProgress } from './taskbar-progress';
+import { MIN_SIZE } from './window-bounds';
+import { rememberWindowState, restoredBounds } from './window-state';
 import { SafeStorageSecretStore, osEncryptionUsable } from './safe-storage-secrets';
 import { applyAppSecurity, isTrustedFrame, rendererUrl } from './window-security';
 
@@ -17,13 +24,16 @@ const PRELOAD = join(here, '..', 'preload', 'index.cjs');
 
 let services: StudioServices | undefined;
 let mainWindow: BrowserWindow | undefined;
+let store: Store<Record<string, unknown>> | undefined;
+let progressShown: (() => void) | undefined;
 
-function createWindow(): BrowserWindow {
+/** The window where it was last time; `route` opens a screen directly (`batches/<id>`). */
+function createWindow(route?: string): BrowserWindow {
+  const placed = store ? restoredBounds(store) : { bounds: {}, maximized: false };
   const win = new BrowserWindow({
-    width: 1440,
-    height: 920,
-    minWidth: 960,
-    minHeight: 640,
+    ...placed.bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Batch Image Studio',
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#17181c' : '#f6f7f9',
@@ -36,22 +46,54 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  win.once('ready-to-show', () => win.show());
-  void win.loadURL(rendererUrl(RENDERER_INDEX));
+  if (store) rememberWindowState(win, store);
+  win.once('ready-to-show', () => {
+    if (placed.maximized) win.maximize();
+    win.show();
+  });
+  let reloadedAt = 0;
+  win.webContents.on('render-process-gone', (_event, details) => {
+    logCaught('window', new Error(`The renderer went away (${details.reason}, exit ${details.exitCode}).`));
+    // Reload once after a crash; a page that keeps crashing is left for the person to close.
+    if (details.reason === 'clean-exit' || win.isDestroyed() || Date.now() - reloadedAt < 60_000) return;
+    reloadedAt = Date.now();
+    win.reload();
+  });
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = undefined;
+  });
+  void win.loadURL(`${rendererUrl(RENDERER_INDEX)}${route ? `#/${route}` : ''}`);
+  mainWindow = win;
+  progressShown?.();
+  return win;
+}
+
+/** Brings the studio to the front, opening its window again if it was closed (macOS keeps running). */
+function showMainWindow(): BrowserWindow | undefined {
+  if (!services) return undefined;
+  // A new window shows itself once drawn.
+  if (!mainWindow || mainWindow.isDestroyed()) return createWindow();
+  const win = mainWindow;
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
   return win;
 }
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   mkdirSync(dataDir, { recursive: true });
-  const store = new Store<Record<string, unknown>>({ name: 'settings' });
-  const secrets = osEncryptionUsable() ? new SafeStorageSecretStore(store) : new FileSecretStore(dataDir);
+  const settingsStore = new Store<Record<string, unknown>>({ name: 'settings' });
+  store = settingsStore;
+  const secrets = osEncryptionUsable()
+    ? new SafeStorageSecretStore(settingsStore)
+    : new FileSecretStore(dataDir);
 
   services = await createStudioServices({
     host: 'desktop',
     version: app.getVersion(),
     dataDir,
-    store,
+    store: settingsStore,
     secrets,
     pickFolder: async (title) => {
       const options = {
@@ -62,6 +104,18 @@ async function start(): Promise<void> {
         ? await dialog.showOpenDialog(mainWindow, options)
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    pickSavePath: async (defaultName) => {
+      const m = (services?.settings.get().language === 'zh-CN' ? zhCN : en).menu;
+      const options = {
+        title: m.saveZip,
+        defaultPath: join(app.getPath('downloads'), defaultName),
+        filters: [{ name: m.zipFiles, extensions: ['zip'] }],
+      };
+      const result = mainWindow
+        ? await dialog.showSaveDialog(mainWindow, options)
+        : await dialog.showSaveDialog(options);
+      return result.canceled || !result.filePath ? null : result.filePath;
     },
     openExternal: (url) => shell.openExternal(url),
     openPath: async (path) => {
@@ -97,23 +151,33 @@ async function start(): Promise<void> {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
   });
 
-  notifyFinishedBatches(live, () => mainWindow);
-  mainWindow = createWindow();
+  const menu = () => applyAppMenu({ language: live.settings.get().language, dev: !app.isPackaged });
+  menu();
+  live.events.subscribe((event) => {
+    if (event === 'settings.changed') menu();
+  });
+  notifyFinishedBatches(live, (batchId) => {
+    const win = mainWindow && !mainWindow.isDestroyed() ? mainWindow : undefined;
+    if (!win) return void createWindow(`batches/${encodeURIComponent(batchId)}`);
+    showMainWindow();
+    live.events.emit('app.showBatch', { id: batchId });
+  });
+  progressShown = showBatchProgress(live, () => mainWindow);
+  createWindow();
+  logInfo(`Desktop window opened (Electron ${process.versions.electron}).`);
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (mainWindow?.isMinimized()) mainWindow.restore();
-    mainWindow?.focus();
-  });
+  // A second launch (a double click on the icon again) brings this one forward and then quits.
+  app.on('second-instance', () => showMainWindow());
   app.whenReady().then(start, (err: unknown) => {
     dialog.showErrorBox('Batch Image Studio could not start', String((err as Error)?.message ?? err));
     app.quit();
   });
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0 && services) mainWindow = createWindow();
+    if (BrowserWindow.getAllWindows().length === 0 && services) createWindow();
   });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();

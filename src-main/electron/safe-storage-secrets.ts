@@ -1,6 +1,7 @@
 import { safeStorage } from 'electron';
 import type { SecretStore } from '../services/secrets/secret-store';
 import type { KeyValueStore } from '../services/settings/key-value-store';
+import { logCaught } from '../services/log/studio-log';
 
 /** Desktop keys, encrypted by the OS keychain through safeStorage; only ciphertext reaches disk. */
 export class SafeStorageSecretStore implements SecretStore {
@@ -18,8 +19,9 @@ export class SafeStorageSecretStore implements SecretStore {
     if (!sealed) return undefined;
     try {
       return safeStorage.decryptString(Buffer.from(sealed, 'base64'));
-    } catch {
+    } catch (err) {
       // A key sealed under another OS account cannot be read; it counts as not set.
+      logCaught(`sealed key ${name}`, err);
       return undefined;
     }
   }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomicSync } from './library/atomic-file';
+import { logCaughtUnlessMissing } from './log/studio-log';
 
 /**
  * Records kept one JSON file each in a folder, written atomically and read back through their
@@ -25,7 +26,8 @@ export class JsonFolderStore<S extends z.ZodTypeAny> {
     try {
       const parsed = this.schema.safeParse(JSON.parse(readFileSync(this.file(id), 'utf8')));
       return parsed.success ? parsed.data : undefined;
-    } catch {
+    } catch (err) {
+      logCaughtUnlessMissing(`record ${id} read`, err);
       return undefined;
     }
   }
@@ -34,7 +36,8 @@ export class JsonFolderStore<S extends z.ZodTypeAny> {
     let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
-    } catch {
+    } catch (err) {
+      logCaughtUnlessMissing('record folder listing', err);
       return [];
     }
     return names

@@ -15,16 +15,17 @@ import { ReferenceStore } from './references/reference-store';
 import { DraftStore } from './drafts/draft-store';
 import { LibraryIndex } from './library/library-index';
 import { exportToFolder, exportZip } from './library/library-export';
+import { ExportDownloads } from './library/export-downloads';
+import { initStudioLog, logCaught, logInfo } from './log/studio-log';
 import { ThumbnailService } from './library/thumbnails';
 import { RealtimeJobs } from './realtime/realtime-jobs';
 import { KbClient } from './kb/kb-client';
 import { KbPushes } from './kb/kb-pushes';
+import { KbHistory } from './kb/kb-history';
 import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from './kb/kb-rows';
 import type { KbSearchResult } from '../../src-shared/kb-view';
-import { writeFileAtomicSync } from './library/atomic-file';
 import type { RealtimeClient } from './realtime/realtime-client';
 import { readFile } from 'node:fs/promises';
-import { readFileSync, statSync } from 'node:fs';
 import { draftToCsv, readTable } from './drafts/table-import';
 import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { redact, type SecretStore } from './secrets/secret-store';
@@ -41,6 +42,8 @@ export interface StudioServicesOptions {
   sandboxTimeScale?: number;
   /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
   pickFolder?: (title?: string) => Promise<string | null>;
+  /** Desktop: the native save dialog; null when dismissed. Browser mode downloads instead. */
+  pickSavePath?: (defaultName: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
   /** Desktop: shows a folder in the file manager. */
   openPath?: (path: string) => Promise<void>;
@@ -59,6 +62,8 @@ export interface StudioServicesOptions {
 export interface StudioServices {
   dispatch: Dispatch;
   events: EventHub;
+  /** Browser mode: ZIP exports waiting for their one download from the web host. */
+  downloads: ExportDownloads;
   settings: SettingsService;
   profiles: ProfileService;
   batches: BatchEngine;
@@ -79,6 +84,9 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   });
   const settings = new SettingsService(options.store, options.dataDir, events);
   const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
+  initStudioLog(join(options.dataDir, 'logs'), (text) => redact(text, profiles.allKeys()));
+  logInfo(`Batch Image Studio ${options.version} (${options.host}) started on ${options.dataDir}`);
+  const downloads = new ExportDownloads(join(options.dataDir, 'exports', 'downloads'));
   const connection = new ConnectionMonitor(profiles, events);
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
@@ -91,17 +99,20 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
         code: 'STUDIO_KEY_MISSING',
         message: 'This profile has no knowledge-base key.',
       });
-    return new KbClient({ baseUrl: profile.kbBaseUrl, key: profile.kbKey });
+    return new KbClient({
+      baseUrl: profile.kbBaseUrl,
+      key: profile.kbKey,
+      knownKeys: () => profiles.allKeys(),
+    });
   };
-  const kbPushes = new KbPushes(join(options.dataDir, 'kb', 'pushes'), events, kbClientFor, options.kbSleep);
-  const kbHistoryFile = join(options.dataDir, 'kb', 'searches.json');
-  const kbHistory = (): KbSearchResult[] => {
-    try {
-      return JSON.parse(readFileSync(kbHistoryFile, 'utf8')) as KbSearchResult[];
-    } catch {
-      return [];
-    }
-  };
+  const kbPushes = new KbPushes(
+    join(options.dataDir, 'kb', 'pushes'),
+    events,
+    kbClientFor,
+    options.kbSleep,
+    (profileId, error) => connection.noteKb(profileId, error),
+  );
+  const kbHistory = new KbHistory(join(options.dataDir, 'kb', 'searches.json'));
   const kbIdOf = (kbId?: string) => {
     const id = kbId?.trim() || profiles.active().defaultKbId;
     if (!id)
@@ -185,6 +196,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     'batches.items': ({ id }) => batches.items(id),
     'batches.submit': ({ draft, parentBatchId }) => batches.submit(draft, parentBatchId),
     'batches.submissions': () => batches.submissionsList(),
+    'batches.lastSent': ({ fingerprint }) => batches.lastSent(fingerprint),
     'batches.sync': (filters) => batches.sync(filters),
     'batches.cancel': ({ id }) => batches.cancel(id),
     'batches.download': ({ id }) => batches.download(id),
@@ -216,8 +228,8 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     'kb.check': ({ rows, mode }) => checkRows(rows, mode),
     'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) =>
       kbPushes.start({ profileId: profiles.active().id, kbId: kbIdOf(kbId), mode, prompt, rows, chunkSize }),
-    'kb.pushes': () => kbPushes.list(),
-    'kb.resume': ({ id }) => kbPushes.resume(id),
+    'kb.pushes': () => kbPushes.list(profiles.active().id),
+    'kb.resume': ({ id }) => kbPushes.resume(id, profiles.active().id),
     'kb.pushFromLibrary': ({ ids, kbId }) => {
       const rows = ids.map((id) => {
         const d = library.detail(id);
@@ -247,14 +259,17 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
           code: 'STUDIO_NO_APP',
           message: 'Set a default appId on the profile in Settings.',
         });
-      const found = await kbClientFor(profiles.active().id).search({
-        appId: app,
-        similarity,
-        limit,
-        prompts,
-      });
+      const profileId = profiles.active().id;
+      const found = await kbClientFor(profileId)
+        .search({ appId: app, similarity, limit, prompts })
+        .catch((err: unknown) => {
+          connection.noteKb(profileId, StudioError.from(err).toView());
+          throw err;
+        });
+      connection.noteKb(profileId);
       const result: KbSearchResult = {
         id: `kbq_${Date.now().toString(36)}`,
+        profileId,
         at: Date.now(),
         appId: app,
         similarity,
@@ -264,13 +279,14 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
         userSystemPrompt: found.userSystemPrompt,
         quotePrompt: found.quotePrompt,
       };
-      writeFileAtomicSync(kbHistoryFile, JSON.stringify([result, ...kbHistory()].slice(0, 100)));
+      kbHistory.add(result);
       return result;
     },
-    'kb.history': () => kbHistory(),
+    'kb.history': () => kbHistory.list(profiles.active().id),
     'realtime.models': () => realtime.models(),
     'realtime.generate': (input) => realtime.generate(input),
-    'realtime.jobs': () => realtime.list(),
+    // Generations queue per profile; the window lists the active profile's only.
+    'realtime.jobs': () => realtime.list().filter((job) => job.profileId === profiles.active().id),
     'realtime.cancel': ({ id }) => realtime.cancel(id),
     'realtime.image': ({ id, which, index }) => realtime.image(id, which, index),
     'realtime.save': ({ id }) => realtime.save(id),
@@ -278,7 +294,16 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     'library.detail': ({ id }) => library.detail(id),
     'library.thumbnails': async ({ ids }) => {
       const entries = await Promise.all(
-        ids.map(async (id) => [id, await thumbnails.dataUrl(library.pathOf(id)).catch(() => '')] as const),
+        ids.map(
+          async (id) =>
+            [
+              id,
+              await thumbnails.dataUrl(library.pathOf(id)).catch((err: unknown) => {
+                logCaught(`thumbnail of ${id}`, err);
+                return '';
+              }),
+            ] as const,
+        ),
       );
       return Object.fromEntries(entries.filter(([, url]) => url));
     },
@@ -293,16 +318,20 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     },
     'library.exportZip': async ({ ids }) => {
       const name = `picks-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.zip`;
-      const result = await exportZip(
-        ids.map((id) => library.detail(id)),
-        join(options.dataDir, 'exports', name),
-      );
-      const size = statSync(result.path).size;
-      // Small enough to hand to the window as a download; larger ones are opened from their folder.
+      const details = ids.map((id) => library.detail(id));
+      if (options.pickSavePath) {
+        const path = await options.pickSavePath(name);
+        if (!path) return { name, images: 0, canceled: true, path: null, downloadUrl: null };
+        const result = await exportZip(details, path);
+        return { name, images: result.images, canceled: false, path: result.path, downloadUrl: null };
+      }
+      const { id, result } = await downloads.prepare(name, (file) => exportZip(details, file));
       return {
-        ...result,
         name,
-        dataBase64: size < 200 * 1024 * 1024 ? (await readFile(result.path)).toString('base64') : undefined,
+        images: result.images,
+        canceled: false,
+        path: null,
+        downloadUrl: `/api/exports/${id}`,
       };
     },
     'library.exportFolder': ({ ids, folder }) =>
@@ -336,6 +365,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   return {
     dispatch,
     events,
+    downloads,
     settings,
     profiles,
     batches,

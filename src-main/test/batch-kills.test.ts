@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -126,4 +126,91 @@ describe('reliability across kills', () => {
       await sandbox.close();
     }
   }, 300_000);
+});
+
+/** One session of replace-runner.ts; with `killAt`, SIGKILLed right after that many renames. */
+function runReplace(
+  dataDir: string,
+  gateway: string,
+  mode: 'setup' | 'replace' | 'check',
+  killAt = 0,
+): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        './src-main/test/kill-at-rename.mjs',
+        'src-main/test/replace-runner.ts',
+        '--data',
+        dataDir,
+        '--gateway',
+        gateway,
+        '--mode',
+        mode,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KILL_AT_RENAME: String(killAt) } },
+    );
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      resolve({ lines, signal });
+    });
+  });
+}
+
+describe('replacing a batch folder, killed at every rename', () => {
+  it('leaves the batch in the library, whole, with its marks, and no leftovers after each restart', async () => {
+    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-replace-kills-'));
+    try {
+      const setup = await runReplace(dataDir, sandbox.url, 'setup');
+      expect(setup.lines).toContain('set up');
+      const libraryDir = new Conf<Record<string, any>>({
+        cwd: dataDir,
+        configName: 'settings',
+        projectName: 'replace-runner',
+      }).get('settings').libraryDir as string;
+
+      const check = (when: string) => {
+        const { folders, partial } = auditLibrary(libraryDir);
+        expect(partial, when).toEqual([]);
+        expect(folders.size, when).toBe(1);
+        const [folder] = [...folders.values()];
+        expect(folder!.images, when).toHaveLength(3);
+        const name = readdirSync(libraryDir).find((n) => !n.startsWith('.'))!;
+        const review = JSON.parse(readFileSync(join(libraryDir, name, 'review.json'), 'utf8'));
+        const marks = Object.values(review.images) as { mark: string; stars: number }[];
+        expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
+        for (const dir of [join(libraryDir, name), join(dataDir, 'batches'), join(dataDir, 'submissions')])
+          expect(
+            readdirSync(dir).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)),
+            when,
+          ).toEqual([]);
+      };
+
+      let renames = Infinity;
+      for (let killAt = 1; killAt <= renames; killAt++) {
+        const run = await runReplace(dataDir, sandbox.url, 'replace', killAt);
+        const done = run.lines.find((l) => l.startsWith('replaced after'));
+        if (done) {
+          renames = Number(/(\d+)/.exec(done)![1]);
+          check('after a replacement that was not killed');
+          break;
+        }
+        expect(run.signal, `run ${killAt}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
+        const restart = await runReplace(dataDir, sandbox.url, 'check');
+        expect(restart.lines).toContain('checked');
+        check(`killed after rename ${killAt}, then restarted`);
+      }
+      expect(renames).toBeGreaterThan(2);
+      console.log(`replacement: killed after each of its renames; ${renames} renames per replacement`);
+    } finally {
+      await sandbox.close();
+    }
+  }, 600_000);
 });

@@ -76,7 +76,7 @@ describe('pushing to the knowledge base', () => {
       mode: 'index',
     });
     const end = await waitForPush(services, push.id);
-    expect(end.state).toBe('failed');
+    expect(end.state).toBe('refused');
     expect(end.error).toMatchObject({ code: 'unAuthApiKey', httpStatus: 200 });
     expect(services.sandbox.inspect().kbRecords).toEqual({});
   });

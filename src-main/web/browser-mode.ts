@@ -56,10 +56,17 @@ export async function startBrowserMode(
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale:
       options.sandboxTimeScale ?? (Number(process.env.STUDIO_SANDBOX_TIME_SCALE) || undefined),
-    // Tests pin the sandbox's random item failures; people get the realistic default.
-    sandbox: process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE
-      ? { config: { itemFailureRate: Number(process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE) } }
-      : undefined,
+    // Tests pin the sandbox's random item failures, and switch on a gateway that repeats keys in
+    // its errors or deflates its ZIPs; people get the realistic default.
+    sandbox: {
+      config: {
+        ...(process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE
+          ? { itemFailureRate: Number(process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE) }
+          : {}),
+        ...(process.env.STUDIO_SANDBOX_ECHO_KEY === '1' ? { echoKeyInErrors: true } : {}),
+        ...(process.env.STUDIO_SANDBOX_DEFLATE_ZIPS === '1' ? { deflateZips: true } : {}),
+      },
+    },
   });
   const host = await startWebHost({
     services,

@@ -3,10 +3,11 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { logCaught } from '../services/log/studio-log';
 import type { StudioServices } from '../services/studio-services';
 
 export interface WebHostOptions {
-  services: Pick<StudioServices, 'dispatch' | 'events'>;
+  services: Pick<StudioServices, 'dispatch' | 'events'> & Partial<Pick<StudioServices, 'downloads'>>;
   rendererDir: string;
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
@@ -21,7 +22,12 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 300 * 1024 * 1024;
+/**
+ * The largest API call taken: a reference image or realtime inputs of up to about 48 MB, sent as
+ * base64 in JSON. The gateway takes references of 10 MB at most, so legitimate calls fit with
+ * room; a larger body is refused before it is read, so no client can make the studio hold it.
+ */
+export const MAX_API_BODY_BYTES = 64 * 1024 * 1024;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -69,15 +75,51 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * Reads a body up to the limit. Past it, stops reading and drops what it holds (a chunked body
+ * has no length to refuse up front); the request is not destroyed, so the 413 still reaches the
+ * client.
+ */
+function readBody(req: IncomingMessage): Promise<string | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_API_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      chunks = [];
+      resolve(TOO_LARGE);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers 413. A client still sending would get a reset instead of the answer if the connection
+ * closed at once, so the rest of the body is read and dropped, never kept, for a moment first.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    const hangUp = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    hangUp.unref();
+    req.once('end', () => clearTimeout(hangUp));
+    req.resume();
+  });
+  refuse(
+    res,
+    413,
+    'STUDIO_BODY_TOO_LARGE',
+    `The request is larger than ${MAX_API_BODY_BYTES / 1024 / 1024} MB, the most the studio takes in one call.`,
+  );
 }
 
 const HTTP_STATUS_OF: Record<string, number> = { STUDIO_INVALID_INPUT: 400, STUDIO_UNKNOWN_METHOD: 404 };
@@ -112,12 +154,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
 
     if (path === '/api/events' && req.method === 'GET') return events(req, res);
+    const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
+    if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId);
     const method = path.slice('/api/'.length);
     if (req.method !== 'POST')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Call methods with POST.');
+    if (Number(req.headers['content-length']) > MAX_API_BODY_BYTES) return refuseTooLarge(req, res);
     let input: unknown;
     try {
       const text = await readBody(req);
+      if (text === TOO_LARGE) return refuseTooLarge(req, res);
       input = text.trim() === '' ? {} : JSON.parse(text);
     } catch (err) {
       return refuse(
@@ -130,6 +176,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const result = await options.services.dispatch(method, input);
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
+  }
+
+  /** A ZIP prepared by library.exportZip, streamed from disk once and then deleted. */
+  function exportDownload(res: ServerResponse, id: string): void {
+    const prepared = options.services.downloads?.take(id);
+    const size = prepared && statSync(prepared.file, { throwIfNoEntry: false })?.size;
+    if (!prepared || size === undefined) {
+      return refuse(res, 404, 'STUDIO_EXPORT_GONE', 'This export was already downloaded or has expired.');
+    }
+    res.writeHead(200, {
+      'content-type': 'application/zip',
+      'content-length': size,
+      'content-disposition': `attachment; filename="${prepared.name.replace(/[^\w.-]/g, '_')}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    const file = createReadStream(prepared.file);
+    file.on('error', (err) => {
+      logCaught('export download', err);
+      res.destroy();
+    });
+    res.on('close', () => {
+      file.destroy();
+      options.services.downloads?.finished(prepared);
+    });
+    file.pipe(res);
   }
 
   function events(req: IncomingMessage, res: ServerResponse): void {
@@ -196,7 +268,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     if (path === '/api' || path.startsWith('/api/')) {
-      api(req, res, path).catch(() => {
+      api(req, res, path).catch((err: unknown) => {
+        logCaught(`web host ${path}`, err);
         if (!res.headersSent) refuse(res, 500, 'STUDIO_INTERNAL', 'The studio failed to answer.');
         else res.destroy();
       });
@@ -204,7 +277,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     try {
       staticFile(req, res, path);
-    } catch {
+    } catch (err) {
+      logCaught(`web host ${path}`, err);
       if (!res.headersSent) res.writeHead(404).end();
     }
   });

@@ -8,6 +8,7 @@ import { KnowledgeBaseScreen } from '../kb/KnowledgeBaseScreen';
 import { LibraryScreen } from '../library/LibraryScreen';
 import { RealtimeScreen } from '../realtime/RealtimeScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
+import { ScreenErrorBoundary } from '../shell/ScreenErrorBoundary';
 import { Sidebar } from '../shell/Sidebar';
 import { TopBar } from '../shell/TopBar';
 import { useNavigation, type Screen } from './navigation-store';
@@ -55,7 +56,9 @@ export function App() {
       <div className="workspace">
         <TopBar />
         <main id="main" tabIndex={-1}>
-          <Current />
+          <ScreenErrorBoundary screen={screen}>
+            <Current />
+          </ScreenErrorBoundary>
         </main>
       </div>
     </div>

@@ -5,8 +5,34 @@ import type { StudioError } from '../../src-shared/studio-error';
 import { RECONNECTED_EVENT } from './studio-client';
 import { useStudio } from './studio-context';
 
-export const queryKey = <M extends StudioMethod>(method: M, input?: MethodInput<M>) =>
-  [method, input ?? {}] as const;
+/**
+ * Methods whose answer depends on the active profile: batches, costs and items; realtime models and
+ * jobs; knowledge-base pushes and history. Their cache is kept per profile, so after a switch no
+ * screen shows, or acts on, what belongs to the profile before.
+ */
+const PROFILE_SCOPED = /^(batches\.|realtime\.|kb\.(pushes|history)$)/;
+
+export function isProfileScoped(method: StudioMethod): boolean {
+  return PROFILE_SCOPED.test(method);
+}
+
+/** The active profile as the window last learnt it; event handlers read it between renders. */
+let activeProfile: string | undefined;
+
+export function activeProfileId(): string | undefined {
+  return activeProfile;
+}
+
+function learnActiveProfile(id: string | undefined): void {
+  if (id) activeProfile = id;
+}
+
+/** The cache key of a call: profile-scoped methods carry the profile they were asked for. */
+export const queryKey = <M extends StudioMethod>(
+  method: M,
+  input?: MethodInput<M>,
+  profileId: string | undefined = activeProfile,
+) => (isProfileScoped(method) ? [method, input ?? {}, profileId ?? null] : [method, input ?? {}]);
 
 /** Main-process state, read through react-query; events below keep it fresh without polling. */
 export function useStudioQuery<M extends StudioMethod>(
@@ -15,10 +41,20 @@ export function useStudioQuery<M extends StudioMethod>(
   options: Partial<UseQueryOptions<MethodOutput<M>, StudioError>> = {},
 ) {
   const studio = useStudio();
+  const scoped = isProfileScoped(method);
+  const settings = useQuery<MethodOutput<'settings.get'>, StudioError>({
+    queryKey: queryKey('settings.get'),
+    queryFn: () => studio.call('settings.get', {}),
+    enabled: scoped,
+  });
+  const profileId = settings.data?.activeProfileId;
+  learnActiveProfile(profileId);
   return useQuery<MethodOutput<M>, StudioError>({
-    queryKey: queryKey(method, input),
+    queryKey: queryKey(method, input, profileId),
     queryFn: () => studio.call(method, (input ?? {}) as MethodInput<M>),
     ...options,
+    // A profile-scoped answer is asked for only once the window knows whose it is.
+    enabled: (options.enabled ?? true) && (!scoped || profileId !== undefined),
   });
 }
 
@@ -35,7 +71,11 @@ export function useLiveStudioState(): void {
   const client = useQueryClient();
   useEffect(() => {
     const offs = [
-      studio.on('settings.changed', (s) => client.setQueryData(queryKey('settings.get'), s)),
+      studio.on('settings.changed', (s) => {
+        // Learnt before the cache changes, so handlers run by the change use the new profile's keys.
+        learnActiveProfile(s.activeProfileId);
+        client.setQueryData(queryKey('settings.get'), s);
+      }),
       studio.on('profiles.changed', (p) => client.setQueryData(queryKey('profiles.list'), p)),
       studio.on('connection.changed', (c) => client.setQueryData(queryKey('connection.status'), c)),
     ];

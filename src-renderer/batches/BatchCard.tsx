@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
+import { BatchStateLine } from './BatchState';
+import { useMoney } from './money';
 
 export function formatTime(seconds: number | null | undefined, language: string): string {
   if (!seconds) return '—';
   return new Date(seconds * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
 }
-
-const money = (n: number | null) => (n === null ? '—' : n.toFixed(4));
 
 /** Successes and failures against the item count, as a bar people read at a glance. */
 export function BatchProgress({ batch }: { batch: BatchView }) {
@@ -42,6 +42,7 @@ export function BatchCard({
   child?: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  const money = useMoney();
   return (
     <li
       className={`card batch-card${child ? ' child' : ''}`}
@@ -60,10 +61,7 @@ export function BatchCard({
             {child && <span className="badge">{t('batches.retryOf')}</span>} {batch.taskName || batch.id}
           </a>
         </h3>
-        <span className={`badge status-${batch.status}`} data-testid="batch-status">
-          {t(`status.${batch.status}`, { defaultValue: batch.status })}
-        </span>
-        <span className="muted small">{t(`batches.download_${batch.download.state}`)}</span>
+        <BatchStateLine batch={batch} statusTestId="batch-status" downloadTestId="batch-download" />
       </div>
       <BatchProgress batch={batch} />
       <p className="batch-meta muted">
@@ -75,8 +73,9 @@ export function BatchCard({
           })}
         </span>
         <span>
-          {t('batches.estimate')} {money(batch.estimatedCost)} · {t('batches.hold')} {money(batch.holdAmount)}{' '}
-          · {t('batches.actual')} {money(batch.actualCost)}
+          {t('batches.estimate')} {money(batch.estimatedCost)} · {t('batches.hold')} {money(batch.holdAmount)}
+          {batch.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')}{' '}
+          {money(batch.actualCost)}
         </span>
         <span>{t('batches.created', { when: formatTime(batch.createdAt, i18n.language) })}</span>
         {batch.outputsExpireAt && (

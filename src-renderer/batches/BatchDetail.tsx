@@ -5,10 +5,13 @@ import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchView } from '../../src-shared/batch-view';
 import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
-import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice, useExplain } from '../shell/ErrorNotice';
+import { BatchActions } from './BatchActions';
 import { BatchProgress, formatTime } from './BatchCard';
+import { BatchStateLine } from './BatchState';
+import { DownloadProblem } from './DownloadProblem';
+import { useMoney } from './money';
 
 function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   const { t } = useTranslation();
@@ -46,20 +49,19 @@ function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   );
 }
 
-const ITEM_FILTERS = ['all', 'success', 'failed', 'pending'] as const;
+const ITEM_FILTERS = ['all', 'success', 'failed', 'pending', 'cancelled'] as const;
 
 export function BatchDetail({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
-  const studio = useStudio();
   const client = useQueryClient();
   const go = useNavigation((s) => s.go);
+  const money = useMoney();
   const explain = useExplain();
   const batch = useStudioQuery('batches.get', { id });
   const items = useStudioQuery('batches.items', { id });
   const [filter, setFilter] = useState<(typeof ITEM_FILTERS)[number]>('all');
   const [error, setError] = useState<StudioError>();
   const [busy, setBusy] = useState<string>();
-  const [folder, setFolder] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
   const shown = (items.data ?? []).filter((i) => filter === 'all' || i.status === filter);
   const virtualizer = useVirtualizer({
@@ -86,7 +88,6 @@ export function BatchDetail({ id }: { id: string }) {
     }
   }
 
-  const canRetry = b.hasDraft && b.failCount > 0 && b.terminal;
   return (
     <section className="batch-detail" aria-labelledby="batch-title">
       <button type="button" className="link-button" onClick={() => go('batches')}>
@@ -94,12 +95,7 @@ export function BatchDetail({ id }: { id: string }) {
       </button>
       <div className="batch-head">
         <h2 id="batch-title">{b.taskName || b.id}</h2>
-        <span className={`badge status-${b.status}`} data-testid="detail-status">
-          {t(`status.${b.status}`, { defaultValue: b.status })}
-        </span>
-        <span className="muted" data-testid="detail-download">
-          {t(`batches.download_${b.download.state}`)}
-        </span>
+        <BatchStateLine batch={b} statusTestId="detail-status" downloadTestId="detail-download" />
       </div>
       <p className="muted mono">{b.id}</p>
       <BatchProgress batch={b} />
@@ -107,9 +103,9 @@ export function BatchDetail({ id }: { id: string }) {
         <span>
           {t('batches.progress', { success: b.successCount, failed: b.failCount, total: b.itemCount })}
         </span>
-        <span>
-          {t('batches.estimate')} {b.estimatedCost.toFixed(4)} · {t('batches.hold')} {b.holdAmount.toFixed(4)}{' '}
-          · {t('batches.actual')} {b.actualCost?.toFixed(4) ?? '—'}
+        <span data-testid="detail-costs">
+          {t('batches.estimate')} {money(b.estimatedCost)} · {t('batches.hold')} {money(b.holdAmount)}
+          {b.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')} {money(b.actualCost)}
         </span>
         <span>{t('batches.created', { when: formatTime(b.createdAt, i18n.language) })}</span>
         {b.outputsExpireAt && (
@@ -119,88 +115,14 @@ export function BatchDetail({ id }: { id: string }) {
       {b.cancelRequested && !b.terminal && <p className="notice">{t('batches.cancelRequested')}</p>}
       {b.goneOnServer && <p className="notice">{t('batches.goneOnServer')}</p>}
       {b.origin === 'server' && <p className="notice">{t('batches.elsewhere')}</p>}
-      {b.download.error && <ErrorNotice error={b.download.error} compact />}
+      {b.holdAmount > b.estimatedCost && b.actualCost === null && (
+        <p className="muted small" data-testid="hold-help">
+          {t('batches.holdHelp')}
+        </p>
+      )}
+      <DownloadProblem download={b.download} />
 
-      <div className="actions">
-        {!b.terminal && (
-          <button
-            type="button"
-            onClick={() => void act('cancel', () => studio.call('batches.cancel', { id }))}
-            disabled={busy === 'cancel'}
-            data-testid="action-cancel"
-          >
-            {t('batches.cancel')}
-          </button>
-        )}
-        {b.status === 'completed' && (
-          <button
-            type="button"
-            onClick={() => void act('download', () => studio.call('batches.download', { id }))}
-            disabled={busy === 'download'}
-            data-testid="action-download"
-          >
-            {t('batches.download')}
-          </button>
-        )}
-        {canRetry && (
-          <button
-            type="button"
-            className="primary"
-            disabled={busy === 'retry'}
-            data-testid="action-retry"
-            onClick={() =>
-              void act('retry', async () => {
-                const result = await studio.call('batches.retryFailed', { id });
-                if (result.batch) go('batches', result.batch.id);
-              })
-            }
-          >
-            {t('batches.retryFailed')}
-          </button>
-        )}
-        {b.download.state === 'done' && (
-          <button
-            type="button"
-            onClick={() =>
-              void act('folder', async () =>
-                setFolder((await studio.call('batches.openFolder', { id })).path),
-              )
-            }
-          >
-            {t('batches.openFolder')}
-          </button>
-        )}
-        {b.status === 'completed' && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() =>
-              window.confirm(t('batches.confirmDeleteOutputs', { name: b.taskName })) &&
-              void act('outputs', () => studio.call('batches.deleteOutputs', { id }))
-            }
-          >
-            {t('batches.deleteOutputs')}
-          </button>
-        )}
-        {b.terminal && (
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              if (!window.confirm(t('batches.confirmDeleteRecord', { name: b.taskName }))) return;
-              const deleteLocalFiles =
-                b.download.state === 'done' && window.confirm(t('batches.deleteLocalToo'));
-              void act('record', async () => {
-                await studio.call('batches.deleteRecord', { id, deleteLocalFiles });
-                go('batches');
-              });
-            }}
-          >
-            {t('batches.deleteRecord')}
-          </button>
-        )}
-      </div>
-      {folder && <p className="muted mono">{t('batches.folderAt', { path: folder })}</p>}
+      <BatchActions batch={b} act={act} busy={busy} />
       {error && <ErrorNotice error={error.toView()} />}
 
       <div className="section-head">

@@ -1,5 +1,11 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  LOCAL_FILTER_KINDS,
+  batchDisplayState,
+  matchesStateFilter,
+  type BatchDisplayState,
+} from '../../src-shared/batch-display-state';
 import { BATCH_STATUSES, type BatchView } from '../../src-shared/batch-view';
 import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
@@ -7,7 +13,9 @@ import { useStudio } from '../app/studio-context';
 import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { BatchCard } from './BatchCard';
+import { kindLabel } from './BatchState';
 import { BatchDetail } from './BatchDetail';
+import { useMoney } from './money';
 
 interface Filters {
   status: string;
@@ -18,9 +26,11 @@ interface Filters {
 }
 
 function matches(b: BatchView, f: Filters): boolean {
-  if (f.status && b.status !== f.status) return false;
+  // Status and "downloaded" read the one display state, as the card and the detail do.
+  const state = batchDisplayState(b);
+  if (!matchesStateFilter(b, state, f.status)) return false;
   if (f.name && !b.taskName.toLowerCase().includes(f.name.toLowerCase())) return false;
-  if (f.downloaded && (b.download.state === 'done') !== (f.downloaded === 'yes')) return false;
+  if (f.downloaded && (state.kind === 'in-library') !== (f.downloaded === 'yes')) return false;
   if (f.from && b.createdAt < Date.parse(`${f.from}T00:00:00`) / 1000) return false;
   if (f.to && b.createdAt >= Date.parse(`${f.to}T00:00:00`) / 1000 + 86400) return false;
   return true;
@@ -46,6 +56,7 @@ export function BatchesScreen() {
   const batches = useStudioQuery('batches.list');
   const costs = useStudioQuery('batches.costs');
   const submissions = useStudioQuery('batches.submissions');
+  const money = useMoney();
   const [filters, setFilters] = useState<Filters>({ status: '', name: '', downloaded: '', from: '', to: '' });
   const [syncing, setSyncing] = useState(false);
   const [error, setError] = useState<StudioError>();
@@ -88,15 +99,20 @@ export function BatchesScreen() {
       </div>
 
       {costs.data && (
-        <p className="notice" data-testid="costs">
-          <strong>{t('batches.costsTitle')}:</strong>{' '}
-          {t('batches.totalLine', {
-            batches: costs.data.totals.batches,
-            estimated: costs.data.totals.estimated.toFixed(4),
-            held: costs.data.totals.held.toFixed(4),
-            actual: costs.data.totals.actual.toFixed(4),
-          })}
-        </p>
+        <div className="notice" data-testid="costs">
+          <p>
+            <strong>{t('batches.costsTitle')}:</strong>{' '}
+            {t('batches.totalLine', {
+              batches: costs.data.totals.batches,
+              estimated: money(costs.data.totals.estimated),
+              held: money(costs.data.totals.held),
+              actual: money(costs.data.totals.actual),
+            })}
+          </p>
+          <p className="muted small" data-testid="costs-help">
+            {t('batches.costsHelp')} {t('batches.holdHelp')}
+          </p>
+        </div>
       )}
 
       <div className="filters" role="search" aria-label={t('batches.filterName')}>
@@ -107,6 +123,11 @@ export function BatchesScreen() {
             {BATCH_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`status.${s}`)}
+              </option>
+            ))}
+            {LOCAL_FILTER_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {kindLabel(kind as Exclude<BatchDisplayState['kind'], 'server'>, t)}
               </option>
             ))}
           </select>
@@ -140,9 +161,13 @@ export function BatchesScreen() {
           <h2 id={`${id}-subs`}>{t('batches.submissionsTitle')}</h2>
           <ul>
             {pending.map((s) => (
-              <li key={s.id}>
+              <li key={s.id} data-testid="submission" data-state={s.state}>
                 {s.taskName} —{' '}
-                {s.state === 'unknown' ? t('batches.submissionUnknown') : t('compose.submitting')}
+                {s.resumed
+                  ? t('batches.submissionResumed')
+                  : s.state === 'unknown'
+                    ? t('batches.submissionResending')
+                    : t('batches.submissionSending')}
               </li>
             ))}
           </ul>
@@ -150,7 +175,9 @@ export function BatchesScreen() {
       )}
 
       {batches.isPending && <p className="muted">{t('batches.loading')}</p>}
-      {batches.data && batches.data.length === 0 && <p className="empty-state">{t('batches.empty')}</p>}
+      {batches.data && batches.data.length === 0 && pending.length === 0 && (
+        <p className="empty-state">{t('batches.empty')}</p>
+      )}
       {batches.data && batches.data.length > 0 && list.length === 0 && (
         <p className="empty-state">{t('batches.noMatch')}</p>
       )}

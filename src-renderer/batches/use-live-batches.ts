@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
-import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { activeProfileId, queryKey, useStudioQuery } from '../app/studio-queries';
 
 /**
  * Batch events go straight into the cache: the list and the open batch change as the gateway
@@ -22,6 +22,8 @@ export function useLiveBatches(): void {
   const notify = settings.data?.notifications;
 
   useEffect(() => {
+    // Main tracks every profile's batches; this window shows the active profile's only.
+    const ours = (batch: { profileId: string }) => batch.profileId === activeProfileId();
     const upsert = (batch: BatchView) => {
       client.setQueryData<BatchView[]>(queryKey('batches.list'), (list) => {
         if (!list) return list;
@@ -33,14 +35,20 @@ export function useLiveBatches(): void {
     };
     const offs = [
       studio.on('batch.updated', (batch) => {
+        if (!ours(batch)) return;
         const before = client.getQueryData<BatchView>(queryKey('batches.get', { id: batch.id }));
         upsert(batch);
-        if (batch.download.state === 'done' && before?.download.state !== 'done') {
+        // Items change when images arrive, and when the server loses the batch (then the saved draft's).
+        const itemsChanged =
+          (batch.download.state === 'done' && before?.download.state !== 'done') ||
+          (batch.goneOnServer && before?.goneOnServer === false);
+        if (itemsChanged) {
           void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
         }
         void client.invalidateQueries({ queryKey: queryKey('batches.costs') });
       }),
       studio.on('batch.finished', (batch) => {
+        if (!ours(batch)) return;
         void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
         if (
           host !== 'browser' ||
@@ -66,10 +74,11 @@ export function useLiveBatches(): void {
         };
       }),
       studio.on('app.showBatch', ({ id }) => go('batches', id)),
-      studio.on(
-        'submission.updated',
-        () => void client.invalidateQueries({ queryKey: queryKey('batches.submissions') }),
-      ),
+      studio.on('submission.updated', (submission) => {
+        if (!ours(submission)) return;
+        void client.invalidateQueries({ queryKey: queryKey('batches.submissions') });
+        void client.invalidateQueries({ queryKey: ['batches.lastSent'] });
+      }),
     ];
     return () => offs.forEach((off) => off());
   }, [studio, client, host, notify, t, go]);

@@ -3,29 +3,23 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useDropzone } from 'react-dropzone';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
-import {
-  GATEWAY_LIMITS,
-  referenceLimitOf,
-  validateDraft,
-  type DraftIssue,
-} from '../../src-shared/draft-rules';
+import { referenceLimitOf, validateDraft, type DraftIssue } from '../../src-shared/draft-rules';
 import { splitDraft } from '../../src-shared/draft-split';
-import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
-import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { emptyDraft, useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
+import { DraftsMenu } from './DraftsMenu';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
-import { PromptGrid } from './PromptGrid';
+import { PromptGrid, type PromptGridHandle } from './PromptGrid';
 import { ReferenceThumb } from './ReferenceThumb';
 import { imageFiles, uploadReferences } from './reference-upload';
 import { TemplateDialog } from './TemplateDialog';
-
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+import { TotalsBar } from './TotalsBar';
+import { useDraftSubmission } from './use-draft-submission';
 
 /** Saves the draft shortly after each change, so a crash or a restart never loses a grid. */
 function useAutosave(draft: Draft | null): 'saved' | 'saving' {
@@ -67,7 +61,6 @@ export function ComposeScreen() {
   const { t } = useTranslation();
   const id = useId();
   const studio = useStudio();
-  const go = useNavigation((s) => s.go);
   const { draft, load, change, undo, redo, past, future } = useCompose();
   const models = useStudioQuery('batches.models', undefined, { retry: false });
   const drafts = useStudioQuery('drafts.list');
@@ -77,9 +70,11 @@ export function ComposeScreen() {
   const [notices, setNotices] = useState<string[]>([]);
   const [oversize, setOversize] = useState<Draft['references']>([]);
   const [error, setError] = useState<StudioError>();
-  const [submitted, setSubmitted] = useState<MethodOutput<'batches.submit'>>();
-  const [submitting, setSubmitting] = useState(false);
+  const submission = useDraftSubmission(draft);
+  // The row a file dialog was opened for; used once, by the pick it was opened for.
   const pickRow = useRef<number | undefined>(undefined);
+  const grid = useRef<PromptGridHandle>(null);
+  const lastInvalid = useRef(-1);
 
   // The grid comes back as it was: the newest draft, or a fresh one.
   useEffect(() => {
@@ -132,7 +127,21 @@ export function ComposeScreen() {
   const dropzone = useDropzone({
     noClick: true,
     noKeyboard: true,
-    onDrop: (files) => void addFiles(files, pickRow.current),
+    // Every drop comes here, also one on a row (so the screen's highlight always ends): a row
+    // takes it for itself, anywhere else it goes to every row. Only a file dialog's pick uses pickRow.
+    onDrop: (files, _rejected, event) => {
+      const picked = pickRow.current;
+      pickRow.current = undefined;
+      if (event?.type === 'drop') {
+        const onRow = (event.target as Element | null)?.closest?.<HTMLElement>('[data-drop-row]');
+        void addFiles(files, onRow ? Number(onRow.dataset.dropRow) : undefined);
+      } else {
+        void addFiles(files, picked);
+      }
+    },
+    onFileDialogCancel: () => {
+      pickRow.current = undefined;
+    },
   });
 
   const pickFiles = useCallback(
@@ -144,6 +153,15 @@ export function ComposeScreen() {
   );
 
   const onGridFiles = useCallback((files: File[], row?: number) => void addFiles(files, row), [addFiles]);
+
+  /** Takes the user to the next row that needs attention, after the last one shown, wrapping round. */
+  const goToInvalid = useCallback(() => {
+    const rows = (report?.rows ?? []).map((r) => r.index).sort((a, b) => a - b);
+    if (!rows.length) return;
+    const next = rows.find((i) => i > lastInvalid.current) ?? rows[0]!;
+    lastInvalid.current = next;
+    grid.current?.focusRow(next);
+  }, [report]);
 
   if (!draft) {
     return (
@@ -168,22 +186,6 @@ export function ComposeScreen() {
     )
       ? splitDraft(draft)
       : undefined;
-  const overLimit = (report?.totals.images ?? 0) > GATEWAY_LIMITS.maxOutputImages;
-
-  async function submit() {
-    setError(undefined);
-    setSubmitted(undefined);
-    setSubmitting(true);
-    try {
-      setSubmitted(await studio.call('batches.submit', { draft: draft! }));
-      if ('Notification' in window && Notification.permission === 'default')
-        void Notification.requestPermission();
-    } catch (err) {
-      setError(StudioError.from(err));
-    } finally {
-      setSubmitting(false);
-    }
-  }
 
   async function split() {
     const pieces = splitDraft(draft!);
@@ -294,45 +296,11 @@ export function ComposeScreen() {
       </div>
 
       {dialog === 'drafts' && (
-        <div className="card drafts-menu">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => (load(emptyDraft(models.data?.[0] ?? '')), setDialog(undefined))}
-          >
-            {t('compose.newDraft')}
-          </button>
-          <ul>
-            {drafts.data?.map((d) => (
-              <li key={d.id} className={d.id === draft.id ? 'current' : undefined}>
-                <span>
-                  {d.name || d.id} · {t('compose.rowsCount', { count: d.rows })}
-                </span>
-                <button
-                  type="button"
-                  onClick={() =>
-                    void studio
-                      .call('drafts.get', { id: d.id })
-                      .then((x) => x && (load(x), setDialog(undefined)))
-                  }
-                >
-                  {t('compose.openDraft')}
-                </button>
-                {d.id !== draft.id && (
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() =>
-                      void studio.call('drafts.delete', { id: d.id }).then(() => drafts.refetch())
-                    }
-                  >
-                    {t('compose.deleteDraft')}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <DraftsMenu
+          currentId={draft.id}
+          model={models.data?.[0] ?? ''}
+          onOpen={(d) => (load(d), setDialog(undefined))}
+        />
       )}
 
       <div className="shared-refs" aria-labelledby={`${id}-shared`}>
@@ -382,6 +350,7 @@ export function ComposeScreen() {
       <KnowledgeInsert />
       {draft.items.length === 0 && <p className="empty-state">{t('compose.empty')}</p>}
       <PromptGrid
+        ref={grid}
         draft={draft}
         issuesByRow={byRow}
         change={change}
@@ -389,44 +358,7 @@ export function ComposeScreen() {
         onPickFiles={pickFiles}
       />
 
-      <div className="totals-bar" data-testid="totals-bar">
-        <span>{t('compose.totalsRows', { count: report?.totals.rows ?? 0 })}</span>
-        <span className={overLimit ? 'over' : undefined} data-testid="totals-images">
-          {t('compose.totalsImages', {
-            count: report?.totals.images ?? 0,
-            limit: GATEWAY_LIMITS.maxOutputImages,
-          })}
-        </span>
-        <span
-          className={
-            (report?.totals.referenceBytes ?? 0) > GATEWAY_LIMITS.maxReferenceBytesPerJob ? 'over' : undefined
-          }
-        >
-          {t('compose.totalsRefs', {
-            size: mib(report?.totals.referenceBytes ?? 0),
-            limit: mib(GATEWAY_LIMITS.maxReferenceBytesPerJob),
-          })}
-        </span>
-        {report && report.rows.length > 0 && (
-          <span className="over">{t('compose.fixFirst', { count: report.rows.length })}</span>
-        )}
-        {report?.batch
-          .filter((b) => !['NO_ITEMS'].includes(b.code))
-          .map((b) => (
-            <span key={b.code} className="over">
-              {t(`compose.issue.${b.code}`, b.params)}
-            </span>
-          ))}
-        <button
-          type="button"
-          className="primary"
-          disabled={!report?.ok || submitting}
-          onClick={() => void submit()}
-          data-testid="submit-batch"
-        >
-          {submitting ? t('compose.submitting') : t('compose.submit')}
-        </button>
-      </div>
+      <TotalsBar report={report} submission={submission} onGoToInvalid={goToInvalid} />
 
       {parts && parts.length > 1 && (
         <div className="notice split-offer" role="status" data-testid="split-offer">
@@ -437,18 +369,7 @@ export function ComposeScreen() {
         </div>
       )}
       {error && <ErrorNotice error={error.toView()} />}
-      {submitted?.batch && (
-        <div className="notice success-box" role="status" data-testid="submit-result">
-          {t('compose.submitted', {
-            estimate: submitted.batch.estimatedCost.toFixed(4),
-            hold: submitted.batch.holdAmount.toFixed(4),
-          })}{' '}
-          <button type="button" onClick={() => go('batches', submitted.batch!.id)}>
-            {t('compose.viewBatch')}
-          </button>
-        </div>
-      )}
-
+      {submission.error && <ErrorNotice error={submission.error.toView()} />}
       {dialog === 'import' && <ImportDialog onImport={importRows} onClose={() => setDialog(undefined)} />}
       {dialog === 'template' && (
         <TemplateDialog

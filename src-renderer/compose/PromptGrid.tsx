@@ -2,12 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   memo,
   useCallback,
+  useImperativeHandle,
   useMemo,
   useRef,
   useState,
   type ClipboardEvent,
-  type DragEvent,
   type KeyboardEvent,
+  type Ref,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
@@ -52,13 +53,9 @@ const Row = memo(function Row({
   const { t } = useTranslation();
   const [dragging, setDragging] = useState(false);
   const n = index + 1;
-  const onDrop = (e: DragEvent) => {
-    if (!e.dataTransfer.files.length) return;
-    e.preventDefault();
-    e.stopPropagation();
-    setDragging(false);
-    onRowFiles([...e.dataTransfer.files], index);
-  };
+  // The drop itself goes on to the screen's drop zone, which ends its highlight and gives the
+  // files to this row (data-drop-row); stopping it here left the whole screen outlined.
+  const onDrop = () => setDragging(false);
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     if (e.clipboardData.files.length) {
       e.preventDefault();
@@ -77,6 +74,7 @@ const Row = memo(function Row({
       aria-rowindex={index + 2}
       className={`grid-row${hasIssues ? ' has-issues' : ''}${dragging ? ' drop-target' : ''}`}
       data-testid={`grid-row-${index}`}
+      data-drop-row={index}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) {
           e.preventDefault();
@@ -190,7 +188,13 @@ const Row = memo(function Row({
   );
 });
 
+export interface PromptGridHandle {
+  /** Scrolls the virtual grid to a row, focuses its prompt and keeps its messages in view. */
+  focusRow(row: number): void;
+}
+
 interface GridProps {
+  ref?: Ref<PromptGridHandle>;
   draft: Draft;
   issuesByRow: Map<number, DraftIssue[]>;
   change(update: (d: Draft) => Draft, key?: string): void;
@@ -203,7 +207,7 @@ interface GridProps {
  * Arrows move between rows (in a prompt, from its first or last line), Enter moves down,
  * Ctrl+Enter adds a row, Alt+arrows reorder, Ctrl+D duplicates, Ctrl+Shift+Delete removes.
  */
-export function PromptGrid({ draft, issuesByRow, change, onFiles, onPickFiles }: GridProps) {
+export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFiles }: GridProps) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const references = useMemo(() => new Map(draft.references.map((r) => [r.id, r])), [draft.references]);
@@ -225,6 +229,23 @@ export function PromptGrid({ draft, issuesByRow, change, onFiles, onPickFiles }:
       requestAnimationFrame(() => tryFocus(0));
     },
     [virtualizer],
+  );
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      focusRow: (row: number) => {
+        focusCell(row, 'prompt');
+        // Once focused, the whole row (its messages too) is brought clear of the sticky totals bar.
+        const reveal = (attempt: number) => {
+          const el = scroller.current?.querySelector<HTMLElement>(`[data-drop-row="${row}"]`);
+          if (el && el.contains(document.activeElement)) el.scrollIntoView({ block: 'nearest' });
+          else if (attempt < 8) requestAnimationFrame(() => reveal(attempt + 1));
+        };
+        requestAnimationFrame(() => reveal(0));
+      },
+    }),
+    [focusCell],
   );
 
   const onPasteLines = useCallback(

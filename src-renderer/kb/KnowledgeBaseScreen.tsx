@@ -1,11 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { KbCheckedRow, KbMode, KbPush, KbRow, KbSearchResult } from '../../src-shared/kb-view';
+import type { KbCheckedRow, KbMode, KbPush, KbRow } from '../../src-shared/kb-view';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { KbPreview } from './KbPreview';
+import { SearchSection } from './KbSearch';
+import { KbUploads } from './KbUploads';
 
 function PushSection() {
   const { t } = useTranslation();
@@ -38,11 +41,15 @@ function PushSection() {
   }, [rows, mode, studio]);
   useEffect(
     () =>
+      // Progress goes into the list of the profile that sent the upload, whichever is active now, and
+      // only into a list already fetched: a one-row list would pass for that profile's whole history.
       studio.on('kb.pushProgress', (push) =>
-        client.setQueryData<KbPush[]>(queryKey('kb.pushes'), (list) =>
-          list?.some((p) => p.id === push.id)
-            ? list.map((p) => (p.id === push.id ? push : p))
-            : [push, ...(list ?? [])],
+        client.setQueryData<KbPush[]>(queryKey('kb.pushes', undefined, push.profileId), (list) =>
+          !list
+            ? list
+            : list.some((p) => p.id === push.id)
+              ? list.map((p) => (p.id === push.id ? push : p))
+              : [push, ...list],
         ),
       ),
     [studio, client],
@@ -182,51 +189,17 @@ function PushSection() {
           <p className="muted" data-testid="kb-preview-count">
             {t('kb.previewCount', {
               valid,
-              total: checked.length,
-              over: checked.filter((r) => r.over).length,
+              count: checked.length,
+              // A row without a question is not "over the limit": it is counted as what it is.
+              over: checked.filter((r) => r.over && r.problem !== 'empty').length,
+              empty: checked.filter((r) => r.problem === 'empty').length,
               duplicates: checked.filter((r) => r.duplicate).length,
             })}
           </p>
-          <table className="preview-table">
-            <thead>
-              <tr>
-                <th>{t('kb.question')}</th>
-                <th>{t('kb.answer')}</th>
-                <th>{t('kb.limit')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {checked.slice(0, 20).map((row, i) => (
-                <tr key={i} className={row.over || row.duplicate ? 'row-flagged' : undefined}>
-                  <td>{row.q.slice(0, 200)}</td>
-                  <td>{row.a.slice(0, 200)}</td>
-                  <td>
-                    {t('kb.tokens', { tokens: row.tokens, limit: row.limit })}
-                    {row.duplicate && <span className="error-text"> · {t('kb.duplicate')}</span>}
-                    {row.over && row.split && (
-                      <span className="error-text">
-                        {' '}
-                        · {t('kb.over', { count: row.split.length })}{' '}
-                        <button
-                          type="button"
-                          className="small"
-                          onClick={() =>
-                            setRows((list) =>
-                              list.flatMap((r, k) =>
-                                k === i ? row.split!.map((part) => ({ q: part, a: r.a })) : [r],
-                              ),
-                            )
-                          }
-                        >
-                          {t('kb.applySplit')}
-                        </button>
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <KbPreview
+            checked={checked}
+            onSplit={(index, parts) => setRows((list) => list.flatMap((r, k) => (k === index ? parts : [r])))}
+          />
           <div className="actions">
             <button
               type="button"
@@ -244,193 +217,7 @@ function PushSection() {
         </>
       )}
       {error && <ErrorNotice error={error.toView()} />}
-      {!!pushes.data?.length && (
-        <>
-          <h3>{t('kb.uploads')}</h3>
-          <ul className="kb-pushes">
-            {pushes.data.slice(0, 10).map((push) => (
-              <li key={push.id} data-testid="kb-push" data-state={push.state}>
-                <span className="badge">{t(`kb.state_${push.state}`)}</span> {push.kbId} · {push.mode} ·{' '}
-                {t('kb.uploadLine', { sent: push.chunksSent, chunks: push.chunks, inserted: push.inserted })}
-                <span
-                  className="progress"
-                  role="progressbar"
-                  aria-label={push.id}
-                  aria-valuemin={0}
-                  aria-valuemax={push.chunks}
-                  aria-valuenow={push.chunksSent}
-                >
-                  <span
-                    className="progress-ok"
-                    style={{ width: `${(push.chunksSent / Math.max(1, push.chunks)) * 100}%` }}
-                  />
-                </span>
-                {(push.state === 'failed' || push.state === 'paused') && (
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => void studio.call('kb.resume', { id: push.id })}
-                  >
-                    {push.state === 'paused' ? t('kb.resume') : t('kb.retryFailed')}
-                  </button>
-                )}
-                {push.error && <ErrorNotice error={push.error} compact />}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
-  );
-}
-
-function SearchSection() {
-  const { t } = useTranslation();
-  const id = useId();
-  const studio = useStudio();
-  const history = useStudioQuery('kb.history');
-  const profiles = useStudioQuery('profiles.list');
-  const settings = useStudioQuery('settings.get');
-  const active = profiles.data?.find((p) => p.id === settings.data?.activeProfileId);
-  const [prompts, setPrompts] = useState<string[]>([]);
-  const [draft, setDraft] = useState('');
-  const [similarity, setSimilarity] = useState(0.4);
-  const [limit, setLimit] = useState(5);
-  const [appId, setAppId] = useState('');
-  const [result, setResult] = useState<KbSearchResult>();
-  const [error, setError] = useState<StudioError>();
-  useEffect(() => setAppId((x) => x || active?.defaultAppId || ''), [active?.defaultAppId]);
-
-  async function search() {
-    const list = draft.trim() ? [...prompts, draft.trim()] : prompts;
-    if (!list.length) return;
-    setPrompts(list);
-    setDraft('');
-    setError(undefined);
-    try {
-      setResult(await studio.call('kb.search', { prompts: list, similarity, limit, appId }));
-      void history.refetch();
-    } catch (err) {
-      setError(StudioError.from(err));
-    }
-  }
-
-  return (
-    <section className="card kb-section" aria-labelledby={`${id}-search`}>
-      <h2 id={`${id}-search`}>{t('kb.searchTester')}</h2>
-      <p className="muted">{t('kb.conversation')}</p>
-      <ol className="kb-conversation">
-        {prompts.map((p, i) => (
-          <li key={i}>
-            {p}{' '}
-            <button
-              type="button"
-              className="link-button"
-              aria-label={t('kb.removePrompt', { n: i + 1 })}
-              onClick={() => setPrompts((l) => l.filter((_, k) => k !== i))}
-            >
-              ×
-            </button>
-          </li>
-        ))}
-      </ol>
-      <div className="field-row">
-        <label className="field grow">
-          <span className="sr-only">{t('kb.promptPlaceholder')}</span>
-          <input
-            value={draft}
-            placeholder={t('kb.promptPlaceholder')}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => e.key === 'Enter' && void search()}
-            data-testid="kb-query"
-          />
-        </label>
-        <button
-          type="button"
-          onClick={() => draft.trim() && (setPrompts((l) => [...l, draft.trim()]), setDraft(''))}
-        >
-          {t('kb.addPrompt')}
-        </button>
-      </div>
-      <div className="field-row">
-        <label className="field">
-          <span>{t('kb.similarity', { value: similarity.toFixed(2) })}</span>
-          <input
-            type="range"
-            min={0}
-            max={1}
-            step={0.01}
-            value={similarity}
-            onChange={(e) => setSimilarity(Number(e.target.value))}
-            data-testid="kb-similarity"
-          />
-        </label>
-        <label className="field">
-          <span>{t('kb.limit')}</span>
-          <input
-            type="number"
-            min={1}
-            max={100}
-            value={limit}
-            onChange={(e) => setLimit(Math.max(1, Number(e.target.value) || 1))}
-          />
-        </label>
-        <label className="field">
-          <span>{t('kb.appId')}</span>
-          <input value={appId} onChange={(e) => setAppId(e.target.value)} />
-        </label>
-      </div>
-      <button
-        type="button"
-        className="primary"
-        onClick={() => void search()}
-        disabled={!prompts.length && !draft.trim()}
-        data-testid="kb-search"
-      >
-        {t('kb.search')}
-      </button>
-      {error && <ErrorNotice error={error.toView()} />}
-      {result && (
-        <div className="kb-result" data-testid="kb-result">
-          <h3>{t('kb.hits')}</h3>
-          {result.rawSearch.length === 0 && <p className="muted">{t('kb.noHits')}</p>}
-          <ol>
-            {result.rawSearch.map((hit) => (
-              <li key={hit.id} data-testid="kb-hit">
-                <strong>{hit.q}</strong>
-                <p className="muted">{hit.a}</p>
-              </li>
-            ))}
-          </ol>
-          <h3>{t('kb.systemPrompt')}</h3>
-          <pre className="kb-pre">{result.userSystemPrompt}</pre>
-          <h3>{t('kb.quotePrompt')}</h3>
-          <pre className="kb-pre">{result.quotePrompt}</pre>
-        </div>
-      )}
-      {!!history.data?.length && (
-        <details>
-          <summary>{t('kb.history')}</summary>
-          <ul>
-            {history.data.slice(0, 30).map((h) => (
-              <li key={h.id}>
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={() => (
-                    setPrompts(h.prompts),
-                    setSimilarity(h.similarity),
-                    setLimit(h.limit),
-                    setResult(h)
-                  )}
-                >
-                  {h.prompts[h.prompts.length - 1]} · {h.rawSearch.length}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      {!!pushes.data?.length && <KbUploads pushes={pushes.data} />}
     </section>
   );
 }

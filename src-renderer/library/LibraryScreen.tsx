@@ -11,7 +11,10 @@ import { emptyDraft, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { CompareView } from './CompareView';
+import { downloadPreparedExport } from './export-download';
+import { LibraryProblems } from './LibraryProblems';
 import { Lightbox } from './Lightbox';
+import { StarRating } from './StarRating';
 import { useThumbnails } from './thumbnail-store';
 
 const CELL = 212;
@@ -194,16 +197,9 @@ export function LibraryScreen() {
     setError(undefined);
     try {
       const out = await studio.call('library.exportZip', { ids: targets() });
-      if (out.dataBase64) {
-        const bytes = Uint8Array.from(atob(out.dataBase64), (c) => c.charCodeAt(0));
-        const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = out.name;
-        a.click();
-        URL.revokeObjectURL(url);
-      }
-      setMessage(t('library.exported', { count: out.images, path: out.path }));
+      if (out.canceled) return;
+      if (out.downloadUrl) await downloadPreparedExport(out.downloadUrl, out.name);
+      setMessage(t('library.exported', { count: out.images, path: out.path ?? out.name }));
     } catch (err) {
       setError(StudioError.from(err));
     }
@@ -240,7 +236,7 @@ export function LibraryScreen() {
         <span className="muted" role="status" data-testid="library-count">
           {t('library.count', {
             shown: items.length,
-            total: data?.batches.reduce((n, b) => n + b.images, 0) ?? 0,
+            count: data?.batches.reduce((n, b) => n + b.images, 0) ?? 0,
           })}
           {selected.size > 0 && ` · ${t('library.selected', { count: selected.size })}`}
         </span>
@@ -326,6 +322,11 @@ export function LibraryScreen() {
         >
           {t('library.unmark')} (U)
         </button>
+        <StarRating
+          value={items[focus]?.stars ?? 0}
+          disabled={!items.length}
+          onChange={(stars) => mark(targets(), { stars })}
+        />
         <button
           type="button"
           onClick={() => setCompare(selectedItems.slice(0, 4))}
@@ -379,18 +380,7 @@ export function LibraryScreen() {
         </p>
       )}
       {error && <ErrorNotice error={error.toView()} />}
-      {data && data.problems.length > 0 && (
-        <details className="notice warn">
-          <summary>{t('library.problems', { count: data.problems.length })}</summary>
-          <ul>
-            {data.problems.map((p) => (
-              <li key={p.folder}>
-                <span className="mono">{p.folder}</span>: {p.message}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      {data && <LibraryProblems problems={data.problems} />}
       {data && data.items.length === 0 && (
         <p className="empty-state">{data.batches.length ? t('library.noMatch') : t('library.empty')}</p>
       )}

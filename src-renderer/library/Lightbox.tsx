@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryImage } from '../../src-shared/library-view';
 import { useStudioQuery } from '../app/studio-queries';
+import { StarRating } from './StarRating';
 
 interface Props {
   items: LibraryImage[];
@@ -133,10 +134,7 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
           >
             {t('library.reject')}
           </button>
-          <span className="stars" aria-label={t('library.stars', { count: item.stars })}>
-            {'★'.repeat(item.stars)}
-            {'☆'.repeat(5 - item.stars)}
-          </span>
+          <StarRating value={item.stars} onChange={(stars) => onMark([item.id], { stars })} />
         </div>
         <h3>{t('library.prompt')}</h3>
         <p className="lightbox-prompt" data-testid="lightbox-prompt">

@@ -11,22 +11,12 @@ import { emptyDraft, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { fileToBase64, imageFiles } from '../compose/reference-upload';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { RealtimeJobCard } from './RealtimeJobCard';
 
 const COMMON = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 const EXTENDED = ['1:4', '1:8', '4:1', '8:1'];
 /** Only the ratios the model takes: the extended set is offered for Flash models alone. */
 const ratiosFor = (model: string) => (/flash/i.test(model) ? [...COMMON, ...EXTENDED] : COMMON);
-
-function JobImage({ job, alt }: { job: RealtimeJob; alt: string }) {
-  const image = useStudioQuery(
-    'realtime.image',
-    { id: job.id, which: 'result', index: 0 },
-    { enabled: job.state === 'done' },
-  );
-  return image.data ? (
-    <img className="rt-result" src={image.data} alt={alt} data-testid={`rt-image-${job.id}`} />
-  ) : null;
-}
 
 export function RealtimeScreen() {
   const { t } = useTranslation();
@@ -53,9 +43,11 @@ export function RealtimeScreen() {
   }, [model, ratio]);
   useEffect(
     () =>
+      // A job goes into the list of the profile that queued it, whichever is active now, and only into
+      // a list already fetched: a one-job list would pass for that profile's whole history.
       studio.on('realtime.updated', (job) =>
-        client.setQueryData<RealtimeJob[]>(queryKey('realtime.jobs'), (list) => {
-          if (!list) return [job];
+        client.setQueryData<RealtimeJob[]>(queryKey('realtime.jobs', undefined, job.profileId), (list) => {
+          if (!list) return list;
           return list.some((j) => j.id === job.id)
             ? list.map((j) => (j.id === job.id ? job : j))
             : [job, ...list];
@@ -106,7 +98,8 @@ export function RealtimeScreen() {
         className: `screen realtime${dropzone.isDragActive ? ' drop-active' : ''}`,
       })}
     >
-      <input {...dropzone.getInputProps()} aria-label={t('realtime.addInputs')} accept="image/*" />
+      {/* Hidden: the one control people see and hear is the "Add input images…" button, which opens it. */}
+      <input {...dropzone.getInputProps()} accept="image/*" hidden data-testid="rt-input-files" />
       <h1 id="screen-title">{t('realtime.title')}</h1>
       <div className="rt-form card">
         <label className="field">
@@ -211,86 +204,18 @@ export function RealtimeScreen() {
       {jobs.data?.length === 0 && <p className="empty-state">{t('realtime.empty')}</p>}
       <ul className="rt-jobs">
         {jobs.data?.map((job) => (
-          <li
+          <RealtimeJobCard
             key={job.id}
-            className={`card rt-job state-${job.state}`}
-            data-testid="rt-job"
-            data-state={job.state}
-          >
-            <div className="batch-head">
-              <strong className="rt-job-prompt">{job.prompt}</strong>
-              <span
-                className={`badge${job.state === 'done' ? ' status-completed' : job.state === 'failed' ? ' status-failed' : ''}`}
-              >
-                {t(`realtime.state_${job.state}`, { attempt: job.attempt })}
-              </span>
-              <span className="muted small">
-                {job.model} · {job.imageSize}
-                {job.aspectRatio ? ` · ${job.aspectRatio}` : ''}
-                {job.inputs ? ` · ${t('realtime.inputs')}: ${job.inputs}` : ''}
-              </span>
-            </div>
-            {(job.state === 'queued' || job.state === 'running') && (
-              <div className="actions">
-                <span
-                  className="progress indeterminate"
-                  role="progressbar"
-                  aria-label={t(`realtime.state_${job.state}`, { attempt: job.attempt })}
-                />
-                <button type="button" onClick={() => void studio.call('realtime.cancel', { id: job.id })}>
-                  {t('realtime.cancel')}
-                </button>
-              </div>
-            )}
-            {job.error && <ErrorNotice error={job.error} />}
-            {job.state === 'done' && job.result && (
-              <div className="rt-result-row">
-                <JobImage job={job} alt={t('realtime.resultAlt', { prompt: job.prompt })} />
-                <div>
-                  {job.result.text && (
-                    <p>
-                      <span className="muted">{t('realtime.modelText')}: </span>
-                      {job.result.text}
-                    </p>
-                  )}
-                  {job.result.modelVersion && job.result.modelVersion !== job.model && (
-                    <p className="muted small">
-                      {t('realtime.modelVersion', { version: job.result.modelVersion, model: job.model })}
-                    </p>
-                  )}
-                  <p className="muted small mono">
-                    {t('realtime.attempts', { count: job.result.attempts })} · {job.result.requestId}
-                  </p>
-                  <div className="actions">
-                    <button
-                      type="button"
-                      className="primary"
-                      onClick={() => {
-                        setFromJob(job);
-                        setInputs([]);
-                        setPrompt('');
-                        document.querySelector<HTMLTextAreaElement>('[data-testid="rt-prompt"]')?.focus();
-                      }}
-                      data-testid="rt-edit-this"
-                    >
-                      {t('realtime.editThis')}
-                    </button>
-                    <button
-                      type="button"
-                      disabled={!!job.savedId}
-                      onClick={() => void studio.call('realtime.save', { id: job.id })}
-                      data-testid="rt-save"
-                    >
-                      {job.savedId ? t('realtime.saved') : t('realtime.save')}
-                    </button>
-                    <button type="button" onClick={() => toCompose(job.prompt)}>
-                      {t('realtime.toCompose')}
-                    </button>
-                  </div>
-                </div>
-              </div>
-            )}
-          </li>
+            job={job}
+            parent={jobs.data.find((j) => j.id === job.parentJobId)}
+            onEditThis={() => {
+              setFromJob(job);
+              setInputs([]);
+              setPrompt('');
+              document.querySelector<HTMLTextAreaElement>('[data-testid="rt-prompt"]')?.focus();
+            }}
+            onToCompose={() => toCompose(job.prompt)}
+          />
         ))}
       </ul>
     </section>

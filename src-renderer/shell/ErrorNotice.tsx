@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { StudioErrorView } from '../../src-shared/studio-error';
+import { explanationKey, nextStep, type StudioErrorView } from '../../src-shared/studio-error';
 
 /** The plain explanation of an error code in the user's language, or undefined when unknown. */
 export function useExplain() {
@@ -13,9 +13,20 @@ export function useExplain() {
  * and the request id to quote to support.
  */
 export function ErrorNotice({ error, compact = false }: { error: StudioErrorView; compact?: boolean }) {
-  const { t } = useTranslation();
-  const explain = useExplain();
-  const explanation = explain(error.code);
+  const { t, i18n } = useTranslation();
+  const explanation = t(explanationKey(error, (key) => i18n.exists(key)));
+  // What the studio does about it next: only for what the gateway or the network said.
+  const step = nextStep(error);
+  const next =
+    error.source === 'studio'
+      ? undefined
+      : t(
+          step === 'retries'
+            ? 'errors.nextRetries'
+            : step === 'waits'
+              ? 'errors.nextWaits'
+              : 'errors.nextNothing',
+        );
   const details = [
     `${t('errors.code')}: ${error.code}`,
     error.httpStatus ? `${t('errors.httpStatus')}: ${error.httpStatus}` : undefined,
@@ -26,8 +37,10 @@ export function ErrorNotice({ error, compact = false }: { error: StudioErrorView
       className={compact ? 'error-notice compact' : 'error-notice'}
       role="alert"
       data-error-code={error.code}
+      data-error-source={error.source}
     >
-      <p className="error-explanation">{explanation ?? t('errors.unknown')}</p>
+      <p className="error-explanation">{explanation}</p>
+      {next && <p className="error-next">{next}</p>}
       {error.message && error.message !== explanation && <p className="error-message">{error.message}</p>}
       <p className="error-details">
         {details.map((d) => (

@@ -13,6 +13,7 @@ import type { BatchStore } from './batch-store';
 import type { DownloadGate } from './download-gate';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
+import { logCaught } from '../log/studio-log';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -56,7 +57,7 @@ export class BatchDownloader {
     if (running) return running;
     const batch = this.deps.store.get(profileId, batchId);
     if (!batch) return Promise.resolve();
-    this.set(batch, { state: 'queued', error: undefined });
+    this.set(batch, { state: 'queued', error: undefined, zipError: undefined });
     const promise = this.download(profileId, batchId).finally(() => this.running.delete(key));
     this.running.set(key, promise);
     return promise;
@@ -73,25 +74,29 @@ export class BatchDownloader {
     const root = this.deps.libraryRoot();
     const draft = batch.submissionId ? (this.deps.submissions.get(batch.submissionId)?.draft ?? null) : null;
     let staging: string | undefined;
+    // Why the ZIP was refused, kept apart: when the fallback fails too, people see both reasons.
+    let zipError: StudioError | undefined;
     try {
       let images: IngestedImage[] | undefined;
       let errors: { custom_id: string; code: string; message: string }[] = [];
       let source: 'zip' | 'items' = 'zip';
-      let zipError: StudioError | undefined;
 
       for (let attempt = 1; attempt <= ZIP_ATTEMPTS && !images; attempt++) {
         staging = await newStagingDir(root, batchId);
         const dir = staging;
-        batch = this.set(batch, { state: 'downloading', attempts: batch.download.attempts + 1 });
+        // Queued until the account's one download slot is ours: "waiting", not "downloading".
+        batch = this.set(batch, { state: 'queued', attempts: batch.download.attempts + 1 });
         try {
           const names = new UniqueNames();
           const zipFile = join(dir, 'download.zip.part');
           await this.deps.gate.run(
             account,
-            () =>
-              client.downloadTo(client.zipPath(batchId), zipFile, (received, total) =>
+            () => {
+              batch = this.set(batch, { state: 'downloading', source: 'zip' });
+              return client.downloadTo(client.zipPath(batchId), zipFile, (received, total) =>
                 this.deps.onProgress({ batchId, phase: 'downloading', received, total }),
-              ),
+              );
+            },
             { speed: this.deps.speedFor(profileId) },
           );
           await this.assertZip(zipFile);
@@ -102,6 +107,7 @@ export class BatchDownloader {
             expectedSuccessCount: batch.remote.success_count,
             nameFor: (customId, index, ext) =>
               names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
+            scrub: (text) => client.scrub(text),
             onImage: (done, total) =>
               this.deps.onProgress({
                 batchId,
@@ -127,11 +133,17 @@ export class BatchDownloader {
       let items: WireItem[] | undefined;
       if (!images) {
         source = 'items';
+        // The fallback downloads: it must not keep reading "verifying" from the ZIP that failed.
+        batch = this.set(batch, { state: 'downloading', source: 'items' });
         staging = await newStagingDir(root, batchId);
         items = await this.withRetries(profileId, () => client.items(batchId, 'all'));
         ({ images, errors } = await this.downloadItems(batch, client, account, staging, items));
       }
-      if (!draft && !items) items = await client.items(batchId, 'all').catch(() => undefined);
+      if (!draft && !items)
+        items = await client.items(batchId, 'all').catch((err: unknown) => {
+          logCaught('batch items for the record', err);
+          return undefined;
+        });
 
       batch = this.set(batch, { state: 'verifying' });
       const file = await this.batchFile(batch, draft, images, errors, items, source, staging!);
@@ -144,6 +156,7 @@ export class BatchDownloader {
         images: images.length,
         completedAt: Date.now(),
         error: undefined,
+        zipError: undefined,
       });
       this.deps.onProgress({
         batchId,
@@ -169,7 +182,12 @@ export class BatchDownloader {
       } else if (error.code === 'BATCH_IMAGE_NOT_READY') {
         this.set(current, { state: 'none', error: undefined });
       } else {
-        this.set(current, { state: 'failed', error: error.toView() });
+        const fellBack = zipError !== undefined && zipError !== error;
+        this.set(current, {
+          state: 'failed',
+          error: error.toView(),
+          zipError: fellBack ? zipError!.toView() : undefined,
+        });
       }
       this.deps.onProgress({ batchId, phase: 'failed', received: 0 });
     }
@@ -202,7 +220,12 @@ export class BatchDownloader {
       const head = Buffer.alloc(4);
       await handle.read(head, 0, 4, 0);
       if (head.readUInt32LE(0) !== 0x04034b50) {
-        const text = (await readFile(file, 'utf8').catch(() => '')).slice(0, 300);
+        const text = (
+          await readFile(file, 'utf8').catch((err: unknown) => {
+            logCaught('non-ZIP download read', err);
+            return '';
+          })
+        ).slice(0, 300);
         throw new StudioError({
           code: 'STUDIO_ZIP_REJECTED',
           message: `The download is not a ZIP archive: ${text}`,
@@ -315,7 +338,10 @@ export class BatchDownloader {
     if (draft) {
       const names = new UniqueNames();
       for (const ref of draft.references) {
-        const data = await this.deps.references.read(ref).catch(() => undefined);
+        const data = await this.deps.references.read(ref).catch((err: unknown) => {
+          logCaught('reference image for the batch folder', err);
+          return undefined;
+        });
         if (!data) continue;
         const file = `references/${names.take(safeName(`${ref.id.slice(0, 8)}-${ref.name.replace(/\.[^.]+$/, '')}`), EXTENSION_OF_MIME[ref.mime] ?? 'bin')}`;
         await mkdir(join(staging, 'references'), { recursive: true });

@@ -3,13 +3,20 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { BatchItemView, BatchView, CostSummary, SubmissionView } from '../../../src-shared/batch-view';
-import { rowOfTask, type Draft } from '../../../src-shared/draft';
+import type {
+  BatchItemView,
+  BatchView,
+  CostSummary,
+  SentDraft,
+  SubmissionView,
+} from '../../../src-shared/batch-view';
+import { draftFingerprint } from '../../../src-shared/draft-fingerprint';
+import { customIdOf, expandedIds, rowOfTask, type Draft } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import { BatchClient, type ListFilters } from '../gateway/batch-client';
 import type { WireBatch } from '../gateway/batch-wire';
 import type { EventHub } from '../host/event-hub';
-import { clearStaging } from '../library/batch-folder';
+import { recoverLibrary, removeWriteLeftovers } from '../library/batch-folder';
 import type { ProfileService } from '../profiles/profile-service';
 import type { ReferenceStore } from '../references/reference-store';
 import type { SettingsService } from '../settings/settings-service';
@@ -18,8 +25,10 @@ import { BatchPoller, type Clock } from './batch-poller';
 import { BatchStore } from './batch-store';
 import { BatchSubmitter } from './batch-submitter';
 import { DownloadGate } from './download-gate';
+import { ProgressCoalescer } from './progress-coalescer';
 import { SubmissionStore, type Submission } from './submission-store';
 import { isTerminal, toView, type TrackedBatch } from './tracked-batch';
+import { logCaught } from '../log/studio-log';
 
 export interface BatchEngineDeps {
   dataDir: string;
@@ -32,6 +41,9 @@ export interface BatchEngineDeps {
   /** How much faster than real time a profile's gateway runs: the built-in sandbox's time scale. */
   speedFor?(profileId: string): number;
 }
+
+/** Terminal states that end without the estimate being charged. */
+const NOT_CHARGED = new Set(['cancelled', 'failed']);
 
 function notFound(id: string): StudioError {
   return new StudioError({
@@ -54,10 +66,13 @@ export class BatchEngine {
   readonly gate = new DownloadGate();
   private clients = new Map<string, BatchClient>();
   private retryTimers = new Set<NodeJS.Timeout>();
+  /** A few progress events a second per batch reach the pages, never one per network chunk. */
+  private progress: ProgressCoalescer;
 
   constructor(private deps: BatchEngineDeps) {
+    this.progress = new ProgressCoalescer((p) => deps.events.emit('download.progress', p));
     this.store = new BatchStore(join(deps.dataDir, 'batches'));
-    this.submissions = new SubmissionStore(join(deps.dataDir, 'submissions'));
+    this.submissions = new SubmissionStore(join(deps.dataDir, 'submissions'), (s) => this.emitSubmission(s));
     this.poller = new BatchPoller({
       store: this.store,
       clientFor: (p) => this.clientFor(p),
@@ -81,7 +96,7 @@ export class BatchEngine {
         deps.events.emit('batch.updated', toView(batch));
         if (batch.download.state === 'failed') this.retryDownloadLater(batch);
       },
-      onProgress: (progress) => deps.events.emit('download.progress', progress),
+      onProgress: (progress) => this.progress.push(progress),
     });
     this.submitter = new BatchSubmitter({
       submissions: this.submissions,
@@ -95,7 +110,8 @@ export class BatchEngine {
   private speedFor(profileId: string): number {
     try {
       return this.deps.speedFor?.(profileId) ?? 1;
-    } catch {
+    } catch (err) {
+      logCaught('gateway speed', err);
       return 1;
     }
   }
@@ -112,7 +128,14 @@ export class BatchEngine {
     const id = `${profileId}|${profile.baseUrl}|${createHash('sha256').update(profile.gatewayKey).digest('hex')}`;
     let client = this.clients.get(id);
     if (!client)
-      this.clients.set(id, (client = new BatchClient({ baseUrl: profile.baseUrl, key: profile.gatewayKey })));
+      this.clients.set(
+        id,
+        (client = new BatchClient({
+          baseUrl: profile.baseUrl,
+          key: profile.gatewayKey,
+          knownKeys: () => this.deps.profiles.allKeys(),
+        })),
+      );
     return client;
   }
 
@@ -126,22 +149,32 @@ export class BatchEngine {
 
   /** Resumes after a start: half-done downloads are discarded and redone, unknown submissions resent. */
   async start(): Promise<void> {
-    // Leftovers only cost disk space; they never block a start.
-    await clearStaging(this.deps.settings.get().libraryDir).catch(() => undefined);
+    // What a kill left: a replaced folder goes back (or gives its marks), half-written files go.
+    // A failure here never blocks a start.
+    await recoverLibrary(this.deps.settings.get().libraryDir).catch((err: unknown) =>
+      logCaught('staging cleanup', err),
+    );
+    for (const dir of ['batches', 'submissions']) {
+      await removeWriteLeftovers(join(this.deps.dataDir, dir)).catch((err: unknown) =>
+        logCaught('leftover cleanup', err),
+      );
+    }
     this.poller.start();
     for (const profileId of this.profileIds()) {
       for (const batch of this.store.list(profileId)) this.maybeDownload(batch, true);
     }
-    void this.submitter.resumePending().then((list) => list.forEach((s) => this.emitSubmission(s)));
+    // Every phase of a resent submission reaches the pages through the store's own events.
+    void this.submitter.resumePending().catch((err: unknown) => logCaught('pending submissions', err));
     this.syncQuietly();
   }
 
   /** Brings in what the server knows, without bothering anyone when the gateway cannot be reached. */
   syncQuietly(): void {
-    this.sync().catch(() => undefined);
+    this.sync().catch((err: unknown) => logCaught('batch list sync', err));
   }
 
   stop(): void {
+    this.progress.flush();
     this.poller.stop();
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
@@ -159,7 +192,9 @@ export class BatchEngine {
 
   private changed(before: TrackedBatch | undefined, after: TrackedBatch): void {
     this.deps.events.emit('batch.updated', toView(after));
-    if (before?.remote.status !== after.remote.status || !before) this.maybeDownload(after, false);
+    // However the studio learned a batch is completed (poll, sync, a late create answer), an
+    // undownloaded one is fetched: maybeDownload starts nothing twice.
+    this.maybeDownload(after, false);
     if (before && !isTerminal(before) && isTerminal(after))
       this.deps.events.emit('batch.finished', toView(after));
   }
@@ -234,6 +269,7 @@ export class BatchEngine {
       attempts: s.attempts,
       error: s.error,
       createdAt: s.createdAt,
+      ...(s.resumedAt !== undefined ? { resumed: true } : {}),
     };
   }
 
@@ -258,13 +294,41 @@ export class BatchEngine {
       .map((s) => this.submissionView(s));
   }
 
+  /**
+   * The newest submission of the active profile with the same content, sent or still being sent:
+   * kept on disk with the submission, so the question "send it again?" survives a restart.
+   * A failed submission bought nothing and does not count.
+   */
+  lastSent(fingerprint: string): SentDraft {
+    const profileId = this.activeId();
+    const match = this.submissions
+      .list()
+      .filter(
+        (s) =>
+          s.profileId === profileId &&
+          s.state !== 'failed' &&
+          (s.fingerprint ?? draftFingerprint(s.draft)) === fingerprint,
+      )
+      .at(-1);
+    if (!match || match.state === 'failed') return null;
+    const batch = match.batchId ? this.store.get(profileId, match.batchId) : undefined;
+    // A batch the user removed from the list is no reason to ask.
+    if (batch?.hidden) return null;
+    return {
+      submissionId: match.id,
+      state: match.state,
+      ...(match.batchId ? { batchId: match.batchId } : {}),
+      taskName: batch?.remote.task_name ?? match.draft.name,
+      sentAt: match.createdAt,
+    };
+  }
+
   async submit(
     draft: Draft,
     parentBatchId?: string,
   ): Promise<{ submission: SubmissionView; batch?: BatchView }> {
     const profileId = this.activeId();
     const submission = await this.submitter.submit(profileId, draft, parentBatchId);
-    this.emitSubmission(submission);
     if (submission.state === 'failed' && submission.error) throw StudioError.from(submission.error);
     const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
     return { submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined };
@@ -305,10 +369,37 @@ export class BatchEngine {
         download: { state: 'none', attempts: 0 },
       });
       this.poller.schedule(batch);
-      this.deps.events.emit('batch.updated', toView(batch));
+      // Through changed(): a batch found already completed is downloaded like any other.
+      this.changed(undefined, batch);
       added++;
     }
-    return { added, updated };
+    // Only the whole list can tell what the server no longer has.
+    const whole = Object.values(filters).every((v) => v === undefined || v === '');
+    const gone = whole ? await this.markMissingGone(profileId, new Set(remote.map((r) => r.id))) : 0;
+    return { added, updated, ...(gone ? { gone } : {}) };
+  }
+
+  /**
+   * Local batches of the profile the server's list lacks are asked about one by one, and marked gone
+   * only on the batch API's own 404: a list that lags must not cost anyone a batch. Files and
+   * prompts stay.
+   */
+  private async markMissingGone(profileId: string, listed: Set<string>): Promise<number> {
+    const client = this.clientFor(profileId);
+    let gone = 0;
+    for (const batch of this.store.list(profileId)) {
+      if (batch.goneOnServer || listed.has(batch.id)) continue;
+      try {
+        await client.get(batch.id);
+      } catch (err) {
+        const error = StudioError.from(err);
+        if (error.code !== 'BATCH_IMAGE_NOT_FOUND') continue;
+        const after = this.store.put({ ...batch, goneOnServer: true, pollError: error.toView() });
+        this.changed(batch, after);
+        gone++;
+      }
+    }
+    return gone;
   }
 
   async items(id: string): Promise<BatchItemView[]> {
@@ -323,20 +414,27 @@ export class BatchEngine {
       if (files.size === 0 && !draft) throw err;
       remote = undefined;
     }
+    // Without the server, the items are what the library holds and, beyond it, the saved draft's.
+    const known = new Set(files.keys());
+    const fromDraft = draft
+      ? draft.items.flatMap((item, index) => expandedIds(customIdOf(item, index), item.outputCount))
+      : [];
     const entries =
       remote ??
-      [...files.keys()].map((customId) => ({
+      [...files.keys(), ...fromDraft.filter((id) => !known.has(id))].map((customId) => ({
         custom_id: customId,
-        status: 'success',
+        status: known.has(customId) ? 'success' : 'unknown',
         prompt_preview: '',
         error: null,
       }));
+    // A cancelled batch's unfinished items never run: the gateway keeps calling them pending.
+    const unfinished: BatchItemView['status'] = batch.remote.status === 'cancelled' ? 'cancelled' : 'pending';
     return entries.map((item) => {
       const row = draft ? rowOfTask(draft, item.custom_id) : undefined;
       const local = files.get(item.custom_id);
       return {
         customId: item.custom_id,
-        status: item.status === 'success' ? 'success' : item.status === 'failed' ? 'failed' : 'pending',
+        status: item.status === 'success' ? 'success' : item.status === 'failed' ? 'failed' : unfinished,
         prompt: row && draft ? draft.items[row.index]!.prompt : (item.prompt_preview ?? ''),
         rowIndex: row?.index ?? null,
         error: item.error ? { code: item.error.code, message: item.error.message } : null,
@@ -360,7 +458,8 @@ export class BatchEngine {
           .filter((i) => i.imageIndex === 0)
           .map((i) => [i.customId, { file: `${folder}/${i.file}`, mime: i.mime }]),
       );
-    } catch {
+    } catch (err) {
+      logCaught('library record of a batch', err);
       return new Map();
     }
   }
@@ -479,7 +578,9 @@ export class BatchEngine {
       const day = new Date(b.remote.created_at * 1000).toISOString().slice(0, 10);
       const entry = days.get(day) ?? { day, batches: 0, estimated: 0, held: 0, actual: 0 };
       entry.batches += 1;
-      entry.estimated += b.remote.estimated_cost;
+      // Only money that is or will be spent: a cancelled or failed batch's estimate was never
+      // charged, and its hold went back to the balance.
+      if (!NOT_CHARGED.has(b.remote.status)) entry.estimated += b.remote.estimated_cost;
       // A hold is outstanding until the batch settles.
       if (b.remote.actual_cost === null && !isTerminal(b)) entry.held += b.remote.hold_amount;
       entry.actual += b.remote.actual_cost ?? 0;

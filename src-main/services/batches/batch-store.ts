@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { writeFileAtomicSync } from '../library/atomic-file';
 import { safeName } from '../library/file-names';
 import { trackedBatchSchema, type TrackedBatch } from './tracked-batch';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 
 const fileSchema = z.object({ version: z.literal(1), batches: z.array(z.unknown()) });
 
@@ -32,8 +33,9 @@ export class BatchStore {
           if (batch.success) batches.set(batch.data.id, batch.data);
         }
       }
-    } catch {
+    } catch (err) {
       // No file yet, or unreadable: start empty; the server list fills it again.
+      logCaughtUnlessMissing('batch list read', err);
     }
     this.cache.set(profileId, batches);
     return batches;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { customIdOf, referencesOfItem, type Draft } from '../../../src-shared/draft';
+import { draftFingerprint } from '../../../src-shared/draft-fingerprint';
 import { validateDraft } from '../../../src-shared/draft-rules';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
@@ -119,6 +120,7 @@ export class BatchSubmitter {
       profileId,
       draft: { ...draft, name: taskNameOf(draft), updatedAt: draft.updatedAt ?? now },
       parentBatchId,
+      fingerprint: draftFingerprint(draft),
       state: 'sending',
       attempts: 0,
       createdAt: now,
@@ -131,7 +133,9 @@ export class BatchSubmitter {
   async resumePending(): Promise<Submission[]> {
     const pending = this.deps.submissions
       .list()
-      .filter((s) => s.state === 'sending' || s.state === 'unknown');
+      .filter((s) => s.state === 'sending' || s.state === 'unknown')
+      // Marked before the resend, so the page says it resumes with its key rather than anew.
+      .map((s) => this.deps.submissions.put({ ...s, state: 'unknown', resumedAt: Date.now() }));
     return Promise.all(pending.map((s) => this.send(s)));
   }
 

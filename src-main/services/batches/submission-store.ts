@@ -13,24 +13,33 @@ export const submissionSchema = z.object({
   profileId: z.string(),
   draft: draftSchema,
   parentBatchId: z.string().optional(),
+  /** What the draft would buy (draftFingerprint): sending the same content again is asked about first. */
+  fingerprint: z.string().optional(),
   state: z.enum(['sending', 'unknown', 'created', 'failed']),
   batchId: z.string().optional(),
   attempts: z.number().int(),
   error: studioErrorSchema.optional(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
+  /** Sent again with its key by a later session: a kill or a quit left its outcome unknown. */
+  resumedAt: z.number().int().optional(),
 });
 export type Submission = z.infer<typeof submissionSchema>;
 
 export class SubmissionStore {
   private files: JsonFolderStore<typeof submissionSchema>;
 
-  constructor(dir: string) {
+  /** `onChange` hears every write: each phase change reaches the pages as it happens. */
+  constructor(
+    dir: string,
+    private onChange: (submission: Submission) => void = () => undefined,
+  ) {
     this.files = new JsonFolderStore(dir, submissionSchema);
   }
 
   put(submission: Submission): Submission {
     this.files.put(submission.id, submission);
+    this.onChange(submission);
     return submission;
   }
 

@@ -3,8 +3,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
-import { errorFromResponse } from './gateway-error';
-import { gatewayFetch, readJson, type GatewayResponse } from './gateway-request';
+import { redact } from '../secrets/secret-store';
+import { gatewayFetch, readError, readJson, readText, type GatewayResponse } from './gateway-request';
 import {
   wireBatchSchema,
   wireItemSchema,
@@ -18,6 +18,8 @@ import {
 export interface BatchAccount {
   baseUrl: string;
   key: string;
+  /** Every other key the studio knows, so that none a gateway repeats comes back out of this client. */
+  knownKeys?: () => readonly string[];
 }
 
 export interface ListFilters {
@@ -61,6 +63,11 @@ export class BatchClient {
     private timeoutMs = 60_000,
   ) {}
 
+  /** Takes every known key out of gateway text that reaches the client by other ways (a ZIP's errors.json). */
+  scrub(text: string): string {
+    return redact(text, [this.account.key, ...(this.account.knownKeys?.() ?? [])]);
+  }
+
   private request(
     path: string,
     init: {
@@ -78,6 +85,7 @@ export class BatchClient {
       body: init.body,
       headers: init.headers,
       auth: { header: 'authorization', value: `Bearer ${this.account.key}` },
+      secrets: [this.account.key, ...(this.account.knownKeys?.() ?? [])],
       timeoutMs: init.timeoutMs ?? this.timeoutMs,
       signal: init.signal,
     });
@@ -88,7 +96,7 @@ export class BatchClient {
     exchange: Promise<GatewayResponse>,
   ): Promise<z.output<T>> {
     const ex = await exchange;
-    return parse(schema, await readJson(ex, this.account.key), ex.requestId);
+    return parse(schema, await readJson(ex), ex.requestId);
   }
 
   async models(): Promise<string[]> {
@@ -166,7 +174,7 @@ export class BatchClient {
 
   async deleteOutputs(id: string): Promise<WireBatch | undefined> {
     const ex = await this.request(`${BATCHES}/${seg(id)}/outputs`, { method: 'DELETE' });
-    const body = await readJson<unknown>(ex, this.account.key).catch((err: unknown) => {
+    const body = await readJson<unknown>(ex).catch((err: unknown) => {
       if (err instanceof StudioError && err.code === 'GATEWAY_BAD_RESPONSE') return undefined;
       throw err;
     });
@@ -175,9 +183,9 @@ export class BatchClient {
   }
 
   async deleteRecord(id: string): Promise<void> {
-    const { response, requestId } = await this.request(`${BATCHES}/${seg(id)}`, { method: 'DELETE' });
-    const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    const ex = await this.request(`${BATCHES}/${seg(id)}`, { method: 'DELETE' });
+    if (!ex.response.ok) throw await readError(ex);
+    await readText(ex);
   }
 
   /**
@@ -190,14 +198,13 @@ export class BatchClient {
     onBytes: (received: number, total: number | undefined) => void,
     signal?: AbortSignal,
   ): Promise<{ contentType: string | null; bytes: number; requestId: string }> {
-    const { response, requestId } = await this.request(path, {
+    const ex = await this.request(path, {
       timeoutMs: 10 * 60_000,
       signal,
       headers: { accept: '*/*' },
     });
-    if (!response.ok || !response.body) {
-      throw errorFromResponse(response.status, requestId, await response.text().catch(() => ''));
-    }
+    const { response, requestId } = ex;
+    if (!response.ok || !response.body) throw await readError(ex);
     const total = Number(response.headers.get('content-length')) || undefined;
     let received = 0;
     const counter = new Transform({
@@ -212,13 +219,17 @@ export class BatchClient {
     } catch (err) {
       throw new StudioError({
         code: 'NETWORK_ERROR',
-        message: `The download broke off after ${received} bytes: ${(err as Error).message}`,
+        message: ex.scrub(`The download broke off after ${received} bytes: ${(err as Error).message}`),
         requestId,
         retryable: true,
         source: 'network',
       });
     }
-    return { contentType: response.headers.get('content-type'), bytes: received, requestId };
+    return {
+      contentType: ex.scrub(response.headers.get('content-type') ?? '') || null,
+      bytes: received,
+      requestId,
+    };
   }
 
   zipPath(id: string): string {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StudioError } from '../../../src-shared/studio-error';
 import { redact } from '../secrets/secret-store';
 import { errorFromResponse } from './gateway-error';
+import { logCaught } from '../log/studio-log';
 
 export interface GatewayRequest {
   baseUrl: string;
@@ -13,11 +14,30 @@ export interface GatewayRequest {
   headers?: Record<string, string>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Every key the studio knows (all profiles'), besides the one in `auth`, which always counts:
+   * a gateway may repeat any of them, and none may come back out of this exchange.
+   */
+  secrets?: readonly (string | undefined)[];
 }
 
 export interface GatewayResponse {
   response: Response;
+  /** The gateway's request id, scrubbed like any other text it sends. */
   requestId: string;
+  /**
+   * Takes every known key out of a text from this exchange. Gateway text enters the studio only
+   * through here (readText, readError, readJson), so a key a gateway repeats in a message, a header
+   * or a body cannot be stored, emitted or shown.
+   */
+  scrub(text: string): string;
+}
+
+/** The keys to take out of what comes back: the known ones, the auth value, and the token inside it. */
+function secretsOf(req: GatewayRequest): string[] {
+  const all = [...(req.secrets ?? [])];
+  if (req.auth) all.push(req.auth.value, req.auth.value.replace(/^(Bearer|Basic)\s+/i, ''));
+  return all.filter((s): s is string => !!s);
 }
 
 export function joinUrl(baseUrl: string, path: string): string {
@@ -42,6 +62,8 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
     headers['content-type'] = 'application/json';
     body = JSON.stringify(req.body);
   }
+  const secrets = secretsOf(req);
+  const scrub = (text: string) => redact(text, secrets);
   const timeout = AbortSignal.timeout(req.timeoutMs ?? 30_000);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   try {
@@ -51,9 +73,8 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       body,
       signal,
     });
-    return { response, requestId: response.headers.get('x-request-id') ?? requestId };
+    return { response, requestId: scrub(response.headers.get('x-request-id') ?? requestId), scrub };
   } catch (err) {
-    const secret = req.auth?.value;
     if (req.signal?.aborted) {
       throw new StudioError({ code: 'STUDIO_CANCELLED', message: 'The request was cancelled.', requestId });
     }
@@ -69,9 +90,8 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new StudioError({
       code: 'NETWORK_ERROR',
-      message: redact(
+      message: scrub(
         `Could not reach ${safeHost(req.baseUrl)}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
-        [secret],
       ),
       requestId,
       retryable: true,
@@ -88,14 +108,25 @@ function safeHost(url: string): string {
   }
 }
 
+/** The answer's body as text, every known key taken out. */
+export async function readText(exchange: GatewayResponse): Promise<string> {
+  return exchange.scrub(await exchange.response.text());
+}
+
+/** An HTTP error answer as a typed error with its code and request id, built from scrubbed text. */
+export async function readError(exchange: GatewayResponse): Promise<StudioError> {
+  const text = await readText(exchange).catch((err: unknown) => {
+    logCaught('gateway error body', err);
+    return '';
+  });
+  return errorFromResponse(exchange.response.status, exchange.requestId, text);
+}
+
 /** Reads a JSON answer, or turns an HTTP error into a typed error with its code and request id. */
 export async function readJson<T>(exchange: GatewayResponse, secret?: string): Promise<T> {
   const { response, requestId } = exchange;
-  const text = await response.text();
-  if (!response.ok) {
-    const error = errorFromResponse(response.status, requestId, text);
-    throw new StudioError({ ...error.toView(), message: redact(error.message, [secret]) });
-  }
+  const text = redact(await readText(exchange), [secret]);
+  if (!response.ok) throw errorFromResponse(response.status, requestId, text);
   try {
     return JSON.parse(text) as T;
   } catch {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
-import { errorFromResponse } from '../gateway/gateway-error';
-import { gatewayFetch } from '../gateway/gateway-request';
+import { gatewayFetch, readError, readText } from '../gateway/gateway-request';
 
 const envelope = z
   .object({
@@ -40,19 +39,30 @@ const searchData = z
  * is judged by the body's code, not only by the HTTP status.
  */
 export class KbClient {
-  constructor(private account: { baseUrl: string; key: string }) {}
+  constructor(
+    private account: {
+      baseUrl: string;
+      key: string;
+      /** Every other key the studio knows, so that none a gateway repeats comes back out of this client. */
+      knownKeys?: () => readonly string[];
+    },
+  ) {}
 
   private async post(path: string, body: unknown): Promise<{ data: unknown; message: string }> {
-    const { response, requestId } = await gatewayFetch({
+    const ex = await gatewayFetch({
       baseUrl: this.account.baseUrl,
       path,
       method: 'POST',
       body,
       auth: { header: 'apikey', value: this.account.key },
+      secrets: [this.account.key, ...(this.account.knownKeys?.() ?? [])],
       timeoutMs: 120_000,
     });
-    const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    const { response, requestId } = ex;
+    if (!response.ok) throw await readError(ex);
+    // Scrubbed before parsing: the knowledge base's own error codes, messages and search hits all
+    // come from this text.
+    const text = await readText(ex);
     let parsed;
     try {
       parsed = envelope.parse(JSON.parse(text));

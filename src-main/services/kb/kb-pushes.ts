@@ -2,14 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KbMode, KbPush, KbRow } from '../../../src-shared/kb-view';
-import { StudioError } from '../../../src-shared/studio-error';
+import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
 import type { EventHub } from '../host/event-hub';
 import { writeFileAtomicSync } from '../library/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 
-interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows'> {
-  profileId: string;
+interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows' | 'profileId'> {
+  /**
+   * Every record the studio writes has it; a record without one (written by hand, or damaged) is
+   * listed under whichever profile is active, since no key or id in it says whose it was and
+   * hiding it from every profile would lose the upload from view.
+   */
+  profileId?: string;
   prompt?: string;
   /** Rows in chunks; a chunk is marked sent only once the knowledge base has answered for it. */
   chunks: { rows: KbRow[]; state: 'pending' | 'sent' | 'failed'; inserted: number }[];
@@ -31,21 +37,32 @@ export class KbPushes {
     private events: EventHub,
     private clientFor: (profileId: string) => KbClient,
     private sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** Told how each request went, so the connection indicator can show a refused key. */
+    private onOutcome: (profileId: string, error?: StudioErrorView) => void = () => undefined,
   ) {
+    let names: string[] = [];
     try {
-      for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+      names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    } catch (err) {
+      // No uploads yet.
+      logCaughtUnlessMissing('knowledge-base uploads read', err);
+    }
+    for (const name of names) {
+      // One damaged record costs that upload's entry, not the list of every other upload.
+      try {
         const push = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StoredPush;
         if (push.state === 'running') push.state = 'paused';
         this.pushes.set(push.id, push);
+      } catch (err) {
+        logCaughtUnlessMissing('knowledge-base upload read', err);
       }
-    } catch {
-      // No uploads yet.
     }
   }
 
-  private view(p: StoredPush): KbPush {
+  private view(p: StoredPush, activeProfileId = ''): KbPush {
     return {
       id: p.id,
+      profileId: p.profileId ?? activeProfileId,
       kbId: p.kbId,
       mode: p.mode,
       state: p.state,
@@ -64,8 +81,12 @@ export class KbPushes {
     this.events.emit('kb.pushProgress', this.view(p));
   }
 
-  list(): KbPush[] {
-    return [...this.pushes.values()].sort((a, b) => b.createdAt - a.createdAt).map((p) => this.view(p));
+  /** The uploads of one profile, newest first: another profile's are not its to see or resume. */
+  list(profileId: string): KbPush[] {
+    return [...this.pushes.values()]
+      .filter((p) => (p.profileId ?? profileId) === profileId)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((p) => this.view(p, profileId));
   }
 
   start(input: {
@@ -104,20 +125,23 @@ export class KbPushes {
     };
     this.pushes.set(push.id, push);
     this.save(push);
-    void this.run(push);
+    void this.run(push, input.profileId);
     return this.view(push);
   }
 
   /** Sends the chunks not sent yet: an interrupted upload, or the chunks that failed. */
-  resume(id: string): KbPush {
+  resume(id: string, profileId: string): KbPush {
     const push = this.pushes.get(id);
-    if (!push)
+    // Another profile's upload is as unknown here as it is in this profile's list.
+    if (!push || (push.profileId ?? profileId) !== profileId)
       throw new StudioError({ code: 'STUDIO_PUSH_NOT_FOUND', message: 'That upload is no longer known.' });
+    // An upload without an owner is sent with the key of the profile that resumes it, and is its from now on.
+    push.profileId ??= profileId;
     for (const chunk of push.chunks) if (chunk.state === 'failed') chunk.state = 'pending';
     push.state = 'running';
     push.error = undefined;
     this.save(push);
-    void this.run(push);
+    void this.run(push, profileId);
     return this.view(push);
   }
 
@@ -132,11 +156,17 @@ export class KbPushes {
     });
   }
 
-  private async run(push: StoredPush): Promise<void> {
+  private async run(push: StoredPush, profileId: string): Promise<void> {
     if (this.running.has(push.id)) return;
     this.running.add(push.id);
     try {
-      const client = this.clientFor(push.profileId);
+      let client: KbClient;
+      try {
+        client = this.clientFor(profileId);
+      } catch (err) {
+        this.refuse(push, profileId, StudioError.from(err).toView());
+        return;
+      }
       for (const chunk of push.chunks) {
         if (chunk.state === 'sent') continue;
         for (let attempt = 1; ; attempt++) {
@@ -150,19 +180,21 @@ export class KbPushes {
             chunk.state = 'sent';
             chunk.inserted = inserted;
             this.save(push);
+            this.onOutcome(profileId);
             break;
           } catch (err) {
             const error = StudioError.from(err);
-            if (!error.retryable || attempt >= CHUNK_RETRIES) {
+            // A definite refusal (a bad key, a foreign kb) would fail every chunk alike: it is not
+            // "some chunks failed" but the upload refused, and said so.
+            if (!error.retryable) {
+              chunk.state = 'failed';
+              this.refuse(push, profileId, error.toView());
+              return;
+            }
+            if (attempt >= CHUNK_RETRIES) {
               chunk.state = 'failed';
               push.error = error.toView();
               this.save(push);
-              // A definite refusal (a bad key, a foreign kb) would fail every chunk alike.
-              if (!error.retryable) {
-                push.state = 'failed';
-                this.save(push);
-                return;
-              }
               break;
             }
             await this.sleep(500 * 2 ** attempt);
@@ -174,5 +206,12 @@ export class KbPushes {
     } finally {
       this.running.delete(push.id);
     }
+  }
+
+  private refuse(push: StoredPush, profileId: string, error: StudioErrorView): void {
+    push.state = 'refused';
+    push.error = error;
+    this.save(push);
+    this.onOutcome(profileId, error);
   }
 }

@@ -15,7 +15,8 @@ const key = (r: KbRow) => `${r.q.trim().replace(/\s+/g, ' ')}\u0000${r.a.trim().
 export function splitToFit(text: string, limit: number): string[] {
   const parts: string[] = [];
   let current = '';
-  const pieces = text.split(/(?<=\n\n)|(?<=[.!?。！？])\s*/u).filter((p) => p.trim());
+  // Each piece keeps the space after it, so the parts read as the text did.
+  const pieces = text.split(/(?<=\n\n|[.!?。！？]\s*)(?=\S)/u).filter((p) => p.trim());
   for (const piece of pieces) {
     if (countTokens(current + piece) <= limit) {
       current += piece;
@@ -33,6 +34,24 @@ export function splitToFit(text: string, limit: number): string[] {
   return parts;
 }
 
+/**
+ * What to do with a row over the limit: the long part is cut into pieces that each fit beside the
+ * other part, one row per piece. When both parts are long there is no cut that keeps their meaning,
+ * so the row is only flagged.
+ */
+function overLimit(
+  q: string,
+  a: string,
+  qTokens: number,
+  aTokens: number,
+  limit: number,
+): Pick<KbCheckedRow, 'problem' | 'split'> {
+  if (qTokens > limit / 2 && aTokens > limit / 2) return { problem: 'both' };
+  if (qTokens >= aTokens)
+    return { problem: 'question', split: splitToFit(q, limit - aTokens).map((part) => ({ q: part, a })) };
+  return { problem: 'answer', split: splitToFit(a, limit - qTokens).map((part) => ({ q, a: part })) };
+}
+
 /** Checks rows before upload: tokens against the mode's limit, with a split for those over it, and repeats. */
 export function checkRows(rows: KbRow[], mode: KbMode): KbCheckedRow[] {
   const limit = KB_LIMITS[mode];
@@ -40,21 +59,20 @@ export function checkRows(rows: KbRow[], mode: KbMode): KbCheckedRow[] {
   return rows.map((row) => {
     const q = row.q.trim();
     const a = (row.a ?? '').trim();
-    const tokens = mode === 'index' ? countTokens(q) + countTokens(a) : countTokens(q);
-    const over = q === '' || tokens > limit;
+    const qTokens = countTokens(q);
+    // In qa mode only the question is counted: the answer is the model's to write.
+    const aTokens = mode === 'index' ? countTokens(a) : 0;
+    const tokens = qTokens + aTokens;
     const k = key({ q, a });
     const duplicate = seen.has(k);
     seen.add(k);
-    const budget = mode === 'index' ? limit - countTokens(a) : limit;
-    return {
-      q,
-      a,
-      tokens,
-      limit,
-      over,
-      duplicate,
-      ...(q && tokens > limit && budget > 50 ? { split: splitToFit(q, budget) } : {}),
-    };
+    const fit =
+      q === ''
+        ? { problem: 'empty' as const }
+        : tokens > limit
+          ? overLimit(q, a, qTokens, aTokens, limit)
+          : {};
+    return { q, a, tokens, limit, over: fit.problem !== undefined, duplicate, ...fit };
   });
 }
 

@@ -1,31 +1,99 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// The fs module object, not named imports: its methods are looked up at each call, as
+// write-file-atomic does, so one instrumented fs sees every fsync (the durability tests do).
+import fs from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import writeFileAtomicLib from 'write-file-atomic';
 
-/** Writes beside the target and renames over it, so a reader never sees half a file. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+/**
+ * Where a folder cannot be opened or synced (Windows), the rename is as durable as it gets; a
+ * folder already gone (emptied staging) has nothing left to flush.
+ */
+const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'EACCES', 'ENOTSUP', 'ENOENT']);
+
+function unsupported(err: unknown): boolean {
+  return DIR_SYNC_UNSUPPORTED.has((err as NodeJS.ErrnoException).code ?? '');
+}
+
+const asBuffer = (data: string | Uint8Array): string | Buffer =>
+  typeof data === 'string' || Buffer.isBuffer(data)
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
+/**
+ * Flushes a folder's entries to disk: after a rename, the new name survives a power cut only
+ * once its folder is synced.
+ */
+export async function fsyncDir(dir: string): Promise<void> {
+  let fd: number | undefined;
   try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
+    fd = await promisify(fs.open)(dir, 'r');
+    await promisify(fs.fsync)(fd);
   } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
+    if (!unsupported(err)) throw err;
+  } finally {
+    if (fd !== undefined) await promisify(fs.close)(fd);
   }
 }
 
-export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+export function fsyncDirSync(dir: string): void {
+  let fd: number | undefined;
   try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
+    if (!unsupported(err)) throw err;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** Flushes one file written by other means (a copy, a stream) before it is published. */
+export async function fsyncFile(file: string): Promise<void> {
+  const fd = await promisify(fs.open)(file, 'r');
+  try {
+    await promisify(fs.fsync)(fd);
+  } finally {
+    await promisify(fs.close)(fd);
+  }
+}
+
+/**
+ * Flushes every file and folder under `root`, deepest first, a few at a time: a folder about to be
+ * published by one rename must be on disk whole before its name is.
+ */
+export async function fsyncTree(root: string): Promise<void> {
+  const entries = await fs.promises.readdir(root, { withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => join(root, e.name));
+  for (const dir of entries.filter((e) => e.isDirectory())) await fsyncTree(join(root, dir.name));
+  for (let i = 0; i < files.length; i += 8) await Promise.all(files.slice(i, i + 8).map(fsyncFile));
+  await fsyncDir(root);
+}
+
+/**
+ * Writes beside the target, flushes the file, renames it over the target and flushes the folder:
+ * a reader never sees half a file, and after a crash or power cut the file is the old one or the
+ * new one, never empty.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomicLib(path, asBuffer(data), { fsync: true, ...options });
+  await fsyncDir(dirname(path));
+}
+
+export function writeFileAtomicSync(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): void {
+  fs.mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomicLib.sync(path, asBuffer(data), { fsync: true, ...options });
+  fsyncDirSync(dirname(path));
 }
 
 export function writeJsonAtomic(path: string, value: unknown): Promise<void> {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Draft } from '../../../src-shared/draft';
 import type { WireBatch } from '../gateway/batch-wire';
-import { writeJsonAtomic } from './atomic-file';
+import { fsyncDir, fsyncTree, writeJsonAtomic } from './atomic-file';
 import { safeName } from './file-names';
+import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
 /** Staging lives inside the library root so the final move is one rename on one file system. */
 export const STAGING_DIR = '.studio-staging';
@@ -65,14 +66,144 @@ export async function publishBatchFolder(
   if (existsSync(join(target, 'review.json')))
     await copyFile(join(target, 'review.json'), join(staging, 'review.json'));
   await writeJsonAtomic(join(staging, BATCH_FILE), file);
+  // Every image, reference and record on disk before the folder's name is: a power cut after the
+  // rename must not leave a library folder of empty files.
+  await fsyncTree(staging);
   await mkdir(libraryRoot, { recursive: true });
   if (existsSync(target)) {
-    const old = join(libraryRoot, STAGING_DIR, `replaced-${randomBytes(4).toString('hex')}`);
+    const tag = randomBytes(4).toString('hex');
+    const old = join(libraryRoot, STAGING_DIR, `${REPLACED_PREFIX}${tag}`);
+    const intent = join(libraryRoot, STAGING_DIR, `${INTENT_PREFIX}${tag}.json`);
+    // Said before anything moves: a kill between the two renames leaves the old folder aside, and
+    // start-up reads here where it belongs (recoverLibrary).
+    await writeJsonAtomic(intent, { target: folderName, old: `${REPLACED_PREFIX}${tag}` });
     await rename(target, old);
     await rename(staging, target);
+    await fsyncDir(libraryRoot);
+    // Marks set while the new folder was made are in the old one only.
+    await mergeReview(old, target);
     await rm(old, { recursive: true, force: true });
+    await rm(intent, { force: true });
   } else {
     await rename(staging, target);
   }
+  await fsyncDir(libraryRoot);
+  await fsyncDir(join(libraryRoot, STAGING_DIR));
   return folderName;
+}
+
+const REPLACED_PREFIX = 'replaced-';
+const INTENT_PREFIX = 'replace-';
+const REVIEW_FILE = 'review.json';
+
+type ReviewImages = Record<string, { mark: 'picked' | 'rejected' | null; stars: number }>;
+
+async function readReview(folder: string): Promise<{ format?: string; images: ReviewImages } | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(join(folder, REVIEW_FILE), 'utf8')) as {
+      format?: string;
+      images?: ReviewImages;
+    };
+    return parsed && typeof parsed.images === 'object' ? { ...parsed, images: parsed.images } : undefined;
+  } catch (err) {
+    logCaughtUnlessMissing('review.json read', err);
+    return undefined;
+  }
+}
+
+/** Marks of `from` join those of `into`; where both mark an image, `into`'s (the newer) wins. */
+async function mergeReview(from: string, into: string): Promise<void> {
+  const old = await readReview(from);
+  if (!old) return;
+  const current = await readReview(into);
+  const missing = Object.keys(old.images).filter((file) => !current?.images[file]);
+  if (current && missing.length === 0) return;
+  await writeJsonAtomic(join(into, REVIEW_FILE), {
+    ...old,
+    ...current,
+    images: { ...old.images, ...current?.images },
+  });
+}
+
+/** write-file-atomic's temporary files (`name.<hex>`) and `*.tmp` ones: left only by a kill. */
+const ATOMIC_LEFTOVER = /(\.json\.[0-9a-f]{6,}|\.tmp)$/;
+
+/** Removes what a kill left half-written in one folder; the files themselves are whole. */
+export async function removeWriteLeftovers(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    logCaughtUnlessMissing('write leftovers listing', err);
+    return 0;
+  }
+  const leftovers = names.filter((n) => ATOMIC_LEFTOVER.test(n));
+  await Promise.all(leftovers.map((n) => rm(join(dir, n), { force: true })));
+  return leftovers.length;
+}
+
+/**
+ * Start-up repair of the library after a kill: a folder moved aside by a replacement goes back
+ * under its name when the new one never arrived, or gives its review marks to the new one; then
+ * the staging area and half-written files go. Whatever moment the kill chose, every batch that
+ * was in the library is there again, with every mark.
+ */
+export async function recoverLibrary(libraryRoot: string): Promise<{ restored: string[] }> {
+  const staging = join(libraryRoot, STAGING_DIR);
+  const restored: string[] = [];
+  let names: string[] = [];
+  try {
+    names = await readdir(staging);
+  } catch (err) {
+    logCaughtUnlessMissing('staging listing', err);
+    names = [];
+  }
+  const placed = new Map<string, string>();
+  for (const name of names.filter((n) => n.startsWith(INTENT_PREFIX) && n.endsWith('.json'))) {
+    try {
+      const intent = JSON.parse(await readFile(join(staging, name), 'utf8')) as {
+        target: string;
+        old: string;
+      };
+      if (typeof intent.target === 'string' && typeof intent.old === 'string')
+        placed.set(basename(intent.old), basename(intent.target));
+    } catch (err) {
+      // An intent cut short was written before its rename: nothing moved yet.
+      logCaught('replace intent read', err);
+    }
+  }
+  for (const name of names.filter((n) => n.startsWith(REPLACED_PREFIX))) {
+    const old = join(staging, name);
+    let targetName = placed.get(name);
+    if (!targetName) {
+      // Moved aside by an older studio, without an intent: the record inside names it.
+      try {
+        const record = JSON.parse(await readFile(join(old, BATCH_FILE), 'utf8')) as BatchFile;
+        targetName = batchFolderName(record.batch);
+      } catch (err) {
+        logCaught('batch folder moved aside, record read', err);
+        continue;
+      }
+    }
+    const target = join(libraryRoot, targetName);
+    if (!existsSync(target)) {
+      await rename(old, target);
+      restored.push(targetName);
+    } else {
+      await mergeReview(old, target);
+    }
+  }
+  await fsyncDir(libraryRoot).catch((err: unknown) => logCaught('library folder sync', err));
+  await clearStaging(libraryRoot);
+  let folders: string[] = [];
+  try {
+    folders = (await readdir(libraryRoot, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name);
+  } catch (err) {
+    logCaughtUnlessMissing('library folder listing', err);
+    folders = [];
+  }
+  for (const folder of folders) await removeWriteLeftovers(join(libraryRoot, folder));
+  return { restored };
 }

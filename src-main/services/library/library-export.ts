@@ -1,10 +1,12 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import JSZip from 'jszip';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
 import Papa from 'papaparse';
 import type { LibraryDetail } from '../../../src-shared/library-view';
+import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 import { UniqueNames, safeName } from './file-names';
 import { embedPngText } from './png-text';
 
@@ -40,31 +42,86 @@ function manifests(rows: { file: string; d: LibraryDetail }[]) {
   return { json: `${JSON.stringify(records, null, 2)}\n`, csv: `\uFEFF${Papa.unparse(records)}\r\n` };
 }
 
-/** A ZIP of the images with manifest.csv and manifest.json, built by JSZip and streamed to disk. */
+/** Writes a chunk, waiting for the disk when the stream's buffer is full, so memory stays bounded. */
+async function write(out: WriteStream, chunk: Uint8Array): Promise<void> {
+  if (out.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: Error) => {
+      out.off('drain', drained);
+      reject(err);
+    };
+    const drained = () => {
+      out.off('error', failed);
+      resolve();
+    };
+    out.once('drain', drained);
+    out.once('error', failed);
+  });
+}
+
+/**
+ * A ZIP of the images with manifest.csv and manifest.json, streamed to disk one image at a time:
+ * images are stored as they are (already compressed), the manifests deflated. It is written beside
+ * the target and renamed into place, so a failed export never leaves a half ZIP under the chosen name.
+ */
 export async function exportZip(
   details: LibraryDetail[],
   target: string,
 ): Promise<{ path: string; images: number }> {
-  const zip = new JSZip();
-  const names = new UniqueNames();
-  const rows: { file: string; d: LibraryDetail }[] = [];
-  for (const d of details) {
-    const ext = extname(d.file).slice(1) || 'png';
-    const file = `images/${names.take(safeName(`${d.taskName}-${d.customId}`, 100), ext)}`;
-    const { data, sidecar } = await exported(d);
-    zip.file(file, data, { compression: 'STORE' });
-    if (sidecar) zip.file(`${file}.json`, sidecar);
-    rows.push({ file, d });
+  const partial = `${target}.part`;
+  let out: WriteStream | undefined;
+  const chunks: Uint8Array[] = [];
+  let failure: Error | undefined;
+  const zip = new Zip((err, chunk) => {
+    if (err) failure = err;
+    else chunks.push(chunk);
+  });
+  const flush = async () => {
+    if (failure) throw failure;
+    for (const chunk of chunks.splice(0)) await write(out!, chunk);
+  };
+  const add = async (name: string, data: Uint8Array, compress: boolean) => {
+    const entry = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+    zip.add(entry);
+    entry.push(data, true);
+    await flush();
+  };
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    const stream = createWriteStream(partial);
+    out = stream;
+    // A write failing between two waits (a full disk) is kept and thrown by the next flush.
+    stream.on('error', (err) => (failure ??= err));
+    await once(stream, 'open');
+    const names = new UniqueNames();
+    const rows: { file: string; d: LibraryDetail }[] = [];
+    for (const d of details) {
+      const ext = extname(d.file).slice(1) || 'png';
+      const file = `images/${names.take(safeName(`${d.taskName}-${d.customId}`, 100), ext)}`;
+      const { data, sidecar } = await exported(d);
+      await add(file, data, false);
+      if (sidecar) await add(`${file}.json`, strToU8(sidecar), true);
+      rows.push({ file, d });
+    }
+    const { json, csv } = manifests(rows);
+    await add('manifest.json', strToU8(json), true);
+    await add('manifest.csv', strToU8(csv), true);
+    zip.end();
+    await flush();
+    await new Promise<void>((resolve, reject) =>
+      stream.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+    await rename(partial, target);
+    return { path: target, images: rows.length };
+  } catch (err) {
+    out?.destroy();
+    await rm(partial, { force: true }).catch((cleanup: unknown) => logCaught('export cleanup', cleanup));
+    if (err instanceof StudioError) throw err;
+    throw new StudioError({
+      code: 'STUDIO_EXPORT_FAILED',
+      message: `Could not write ${target}: ${(err as Error).message}`,
+    });
   }
-  const { json, csv } = manifests(rows);
-  zip.file('manifest.json', json);
-  zip.file('manifest.csv', csv);
-  await mkdir(join(target, '..'), { recursive: true });
-  await pipeline(
-    zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE' }),
-    createWriteStream(target),
-  );
-  return { path: target, images: rows.length };
 }
 
 /** Copies the images into a folder, with the same embedded prompts and manifests. */

@@ -13,6 +13,7 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { writeJsonAtomic } from './atomic-file';
 import { BATCH_FILE, STAGING_DIR } from './batch-folder';
 import { searchTerms } from './search-terms';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 
 export const REVIEW_FILE = 'review.json';
 export const REVIEW_FORMAT = 'batch-image-studio.review/1';
@@ -61,10 +62,24 @@ interface Entry extends LibraryImage {
   rowIndex: number | null;
 }
 
+type Problem = Omit<LibraryResult['problems'][number], 'folder'>;
+
 interface FolderState {
   signature: string;
   entries: Entry[];
-  problem?: string;
+  problem?: Problem;
+}
+
+/**
+ * Why a file of a batch folder cannot be used, in words. Never the parser's own text ("Expected
+ * double-quoted property name…"): it means nothing to the person who has to fix the folder.
+ */
+function unreadable(file: string, err: unknown): Problem {
+  if (err instanceof SyntaxError)
+    return { reason: 'FILE_NOT_JSON', file, message: `${file} is damaged (not valid JSON)` };
+  if (err instanceof z.ZodError)
+    return { reason: 'FILE_NOT_BATCH', file, message: `${file} does not describe a batch` };
+  return { reason: 'FILE_UNREADABLE', file, message: `${file} cannot be read` };
 }
 
 /**
@@ -93,12 +108,27 @@ export class LibraryIndex {
     const signature = this.signature(dir);
     try {
       if (!existsSync(join(dir, BATCH_FILE)))
-        return { signature, entries: [], problem: 'no batch.json: not a batch folder, or only half copied' };
+        return {
+          signature,
+          entries: [],
+          problem: {
+            reason: 'NO_BATCH_FILE',
+            file: BATCH_FILE,
+            message: 'no batch.json: not a batch folder, or only half copied',
+          },
+        };
       const record = batchFileSchema.parse(JSON.parse(readFileSync(join(dir, BATCH_FILE), 'utf8')));
       let review: Review = {};
+      // A damaged review.json costs the marks, not the images: they are shown, and the folder reported.
+      let reviewProblem: Problem | undefined;
       if (existsSync(join(dir, REVIEW_FILE))) {
-        const parsed = reviewSchema.safeParse(JSON.parse(readFileSync(join(dir, REVIEW_FILE), 'utf8')));
-        if (parsed.success) review = parsed.data.images;
+        try {
+          const parsed = reviewSchema.safeParse(JSON.parse(readFileSync(join(dir, REVIEW_FILE), 'utf8')));
+          if (parsed.success) review = parsed.data.images;
+        } catch (err) {
+          reviewProblem = { ...unreadable(REVIEW_FILE, err), reason: 'REVIEW_DAMAGED' };
+          reviewProblem.message = `${REVIEW_FILE} is damaged: picks and stars are not shown`;
+        }
       }
       const present = new Set(
         existsSync(join(dir, 'images')) ? readdirSync(join(dir, 'images')).map((f) => `images/${f}`) : [],
@@ -126,15 +156,16 @@ export class LibraryIndex {
         signature,
         entries,
         problem: missing
-          ? `${missing} of ${record.images.length} images are missing (half copied?)`
-          : undefined,
+          ? {
+              reason: 'IMAGES_MISSING',
+              missing,
+              total: record.images.length,
+              message: `${missing} of ${record.images.length} images are missing (half copied?)`,
+            }
+          : reviewProblem,
       };
     } catch (err) {
-      return {
-        signature,
-        entries: [],
-        problem: `batch.json cannot be read: ${(err as Error).message.slice(0, 200)}`,
-      };
+      return { signature, entries: [], problem: unreadable(BATCH_FILE, err) };
     }
   }
 
@@ -151,7 +182,8 @@ export class LibraryIndex {
       names = readdirSync(root, { withFileTypes: true })
         .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== STAGING_DIR)
         .map((d) => d.name);
-    } catch {
+    } catch (err) {
+      logCaughtUnlessMissing('library folder listing', err);
       names = [];
     }
     let changed = false;
@@ -249,7 +281,7 @@ export class LibraryIndex {
       models: [...models].sort(),
       problems: [...this.folders.entries()]
         .filter(([, s]) => s.problem)
-        .map(([folder, s]) => ({ folder, message: s.problem! })),
+        .map(([folder, s]) => ({ folder, ...s.problem! })),
     };
   }
 
@@ -316,7 +348,8 @@ export class LibraryIndex {
       try {
         const parsed = reviewSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
         if (parsed.success) review = parsed.data.images;
-      } catch {
+      } catch (err) {
+        logCaughtUnlessMissing('review.json read', err);
         review = {};
       }
       for (const e of entries) {

@@ -1,6 +1,8 @@
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32, inflateRawSync } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { crc32, inflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { StudioError } from '../../../src-shared/studio-error';
 import { zipErrorsSchema, zipManifestSchema, type ZipManifest } from '../gateway/batch-wire';
@@ -33,6 +35,21 @@ export interface IngestedZip {
   manifest: ZipManifest;
   errors: { custom_id: string; code: string; message: string }[];
   images: IngestedImage[];
+}
+
+/** Inflates on libuv's thread pool: a 64 MB entry inflated synchronously would stall IPC and the UI's answers. */
+const inflateRawAsync = promisify(inflateRaw);
+
+const CRC_SLICE = 1024 * 1024;
+
+/** CRC-32 of an entry a megabyte at a time, letting IPC and timers run between slices. */
+async function crcOf(data: Buffer): Promise<number> {
+  let crc = 0;
+  for (let at = 0; at < data.length; at += CRC_SLICE) {
+    crc = crc32(data.subarray(at, at + CRC_SLICE), crc);
+    if (at + CRC_SLICE < data.length) await nextTurn();
+  }
+  return crc >>> 0;
 }
 
 const refuse = (message: string) =>
@@ -138,7 +155,10 @@ export async function extractBatchZip(options: {
   nameFor: (customId: string, imageIndex: number, extension: string) => string;
   limits?: ZipLimits;
   onImage?: (done: number, total: number) => void;
+  /** Takes keys out of the gateway's text in manifest.json and errors.json, which the library keeps. */
+  scrub?: (text: string) => string;
 }): Promise<IngestedZip> {
+  const scrub = options.scrub ?? ((text: string) => text);
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const zip = await openZip(options.zipFile);
   try {
@@ -154,12 +174,14 @@ export async function extractBatchZip(options: {
     }
     const manifestEntry = byName.get('manifest.json');
     if (!manifestEntry) throw refuse('manifest.json is missing');
-    const manifest = parseJson(await readSmall(zip, manifestEntry, 16 * 1024 * 1024), 'manifest.json', (v) =>
-      zipManifestSchema.parse(v),
+    const manifest = parseJson(
+      scrub(await readSmall(zip, manifestEntry, 16 * 1024 * 1024)),
+      'manifest.json',
+      (v) => zipManifestSchema.parse(v),
     );
     const errorsEntry = byName.get('errors.json');
     const errors = errorsEntry
-      ? parseJson(await readSmall(zip, errorsEntry, 16 * 1024 * 1024), 'errors.json', (v) =>
+      ? parseJson(scrub(await readSmall(zip, errorsEntry, 16 * 1024 * 1024)), 'errors.json', (v) =>
           zipErrorsSchema.parse(v),
         )
       : [];
@@ -201,7 +223,7 @@ export async function extractBatchZip(options: {
               `${file.filename} is ${data.length} bytes, not the ${entry.uncompressedSize} announced`,
             );
           }
-          if (crc32(data) >>> 0 !== entry.crc32 >>> 0)
+          if ((await crcOf(data)) !== entry.crc32 >>> 0)
             throw refuse(`${file.filename} fails its CRC-32 check`);
           const sniffed = sniffImageType(data.subarray(0, 16));
           if (!sniffed) throw refuse(`${file.filename} is not a PNG, JPEG or WebP image`);
@@ -244,7 +266,7 @@ async function readEntryData(fd: FileHandle, entry: Entry): Promise<Buffer> {
   if (read.bytesRead !== entry.compressedSize) throw refuse(`entry "${entry.fileName}" is cut short`);
   if (entry.compressionMethod === 0) return raw;
   try {
-    return inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+    return await inflateRawAsync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
   } catch (err) {
     throw refuse(
       `entry "${entry.fileName}" does not inflate to its announced size (${(err as Error).message})`,

@@ -12,6 +12,7 @@ import type { EventHub } from '../host/event-hub';
 import type { SecretStore } from '../secrets/secret-store';
 import type { KeyValueStore } from '../settings/key-value-store';
 import { SANDBOX_PROFILE_ID, type SettingsService } from '../settings/settings-service';
+import { logCaught } from '../log/studio-log';
 
 /** A profile as kept in settings: what the renderer sees, less the key statuses, which come from the secret store. */
 const storedProfileSchema = profileSchema.omit({ gatewayKey: true, kbKey: true });
@@ -98,7 +99,8 @@ export class ProfileService {
     const id = this.settings.get().activeProfileId;
     try {
       return this.resolve(id);
-    } catch {
+    } catch (err) {
+      logCaught('active profile, falling back to the sandbox', err);
       return this.resolve(SANDBOX_PROFILE_ID);
     }
   }

@@ -1,6 +1,5 @@
 import { StudioError } from '../../../src-shared/studio-error';
-import { errorFromResponse } from '../gateway/gateway-error';
-import { gatewayFetch } from '../gateway/gateway-request';
+import { gatewayFetch, readError, readText } from '../gateway/gateway-request';
 import { sniffImageType } from '../library/file-names';
 
 export const COMMON_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
@@ -46,6 +45,8 @@ export interface RealtimeResult {
 export interface RealtimeAccount {
   baseUrl: string;
   key: string;
+  /** Every other key the studio knows, so that none a gateway repeats comes back out of this client. */
+  knownKeys?: () => readonly string[];
 }
 
 const CAPACITY = /(invalid|cooling|locked|expired)/i;
@@ -64,6 +65,17 @@ export function isCapacityProblem(error: StudioError): boolean {
   return (
     (error.httpStatus ?? 0) >= 500 && /token|key|account/i.test(error.message) && CAPACITY.test(error.message)
   );
+}
+
+/**
+ * A content-policy refusal comes as HTTP 400 INVALID_ARGUMENT, like a bad parameter; only its message
+ * tells them apart. It is reported as what it is (SAFETY_BLOCKED), so people change the prompt
+ * rather than hunt for a parameter, and it is never retried.
+ */
+const POLICY_MESSAGE = /content policy|safety|blocked|prohibited/i;
+export function asPolicyRefusal(error: StudioError): StudioError {
+  if (error.httpStatus !== 400 || !POLICY_MESSAGE.test(error.message)) return error;
+  return new StudioError({ ...error.toView(), code: 'SAFETY_BLOCKED', retryable: false });
 }
 
 function extensionOf(mime: string): string {
@@ -91,15 +103,20 @@ export class RealtimeClient {
     } = {},
   ) {}
 
+  private secrets(): string[] {
+    return [this.account.key, ...(this.account.knownKeys?.() ?? [])];
+  }
+
   async models(): Promise<string[]> {
-    const { response, requestId } = await gatewayFetch({
+    const ex = await gatewayFetch({
       baseUrl: this.account.baseUrl,
       path: '/v1beta/models',
       auth: { header: 'x-imgvendor-api-key', value: this.account.key },
+      secrets: this.secrets(),
       timeoutMs: 20_000,
     });
-    const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
+    if (!ex.response.ok) throw await readError(ex);
+    const text = await readText(ex);
     const body = JSON.parse(text) as { models?: { name?: string }[] };
     return (body.models ?? []).map((m) => (m.name ?? '').replace(/^models\//, '')).filter(Boolean);
   }
@@ -177,17 +194,21 @@ export class RealtimeClient {
     body: unknown,
     signal: AbortSignal,
   ): Promise<Omit<RealtimeResult, 'attempts'>> {
-    const { response, requestId } = await gatewayFetch({
+    const ex = await gatewayFetch({
       baseUrl: this.account.baseUrl,
       path: `/v1beta/models/${encodeURIComponent(req.model)}:generateContent`,
       method: 'POST',
       body,
       auth: { header: 'x-imgvendor-api-key', value: this.account.key },
+      secrets: this.secrets(),
       timeoutMs: 10 * 60_000,
       signal,
     });
+    const { response, requestId, scrub } = ex;
+    if (!response.ok) throw asPolicyRefusal(await readError(ex));
+    // A success carries megabytes of image data: its text is scrubbed where it is kept (below),
+    // not as a whole, so the image's bytes are never touched.
     const text = await response.text();
-    if (!response.ok) throw errorFromResponse(response.status, requestId, text);
     let parsed: { candidates?: Candidate[]; modelVersion?: string };
     try {
       parsed = JSON.parse(text);
@@ -204,15 +225,17 @@ export class RealtimeClient {
     // The spec's success test: candidates, a part with non-empty inlineData.data, and bytes that decode.
     const candidate = parsed.candidates?.[0];
     const parts = candidate?.content?.parts ?? [];
-    const modelText = parts
-      .map((p) => p.text ?? '')
-      .join('\n')
-      .trim();
+    const modelText = scrub(
+      parts
+        .map((p) => p.text ?? '')
+        .join('\n')
+        .trim(),
+    );
     const inline = parts.find((p) => p.inlineData?.data)?.inlineData;
     if (!inline?.data) {
       throw new StudioError({
         code: 'STUDIO_NO_IMAGE',
-        message: `The model answered without an image (finishReason ${candidate?.finishReason ?? 'none'})${modelText ? `: ${modelText}` : ''}`,
+        message: `The model answered without an image (finishReason ${scrub(String(candidate?.finishReason ?? 'none'))})${modelText ? `: ${modelText}` : ''}`,
         httpStatus: response.status,
         requestId,
         retryable: true,
@@ -240,8 +263,8 @@ export class RealtimeClient {
       extension: extensionOf(mime),
       image,
       text: modelText,
-      modelVersion: parsed.modelVersion,
-      finishReason: candidate?.finishReason,
+      modelVersion: parsed.modelVersion === undefined ? undefined : scrub(String(parsed.modelVersion)),
+      finishReason: candidate?.finishReason === undefined ? undefined : scrub(String(candidate.finishReason)),
       requestId,
     };
   }

@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { z } from 'zod';
 import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/realtime-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { EventHub } from '../host/event-hub';
-import { writeFileAtomicSync, writeJsonAtomic } from '../library/atomic-file';
+import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../library/atomic-file';
 import { BATCH_FILE } from '../library/batch-folder';
 import { sniffImageType, UniqueNames, safeName } from '../library/file-names';
 import type { ProfileService } from '../profiles/profile-service';
 import { RealtimeClient, type Tier } from './realtime-client';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 
 /** How many realtime generations one profile runs at once; the rest wait, visibly, in its queue. */
 export const REALTIME_CONCURRENCY = 2;
@@ -45,8 +46,9 @@ export class RealtimeJobs {
         if (job.state === 'queued' || job.state === 'running') job.state = 'cancelled';
         this.jobs.set(job.id, job);
       }
-    } catch {
+    } catch (err) {
       // No history yet.
+      logCaughtUnlessMissing('realtime history read', err);
     }
   }
 
@@ -69,7 +71,10 @@ export class RealtimeJobs {
     const profile = this.profiles.resolve(profileId);
     if (!profile.gatewayKey)
       throw new StudioError({ code: 'STUDIO_KEY_MISSING', message: 'This profile has no API key.' });
-    return new RealtimeClient({ baseUrl: profile.baseUrl, key: profile.gatewayKey }, this.clientOptions);
+    return new RealtimeClient(
+      { baseUrl: profile.baseUrl, key: profile.gatewayKey, knownKeys: () => this.profiles.allKeys() },
+      this.clientOptions,
+    );
   }
 
   models(): Promise<string[]> {
@@ -100,7 +105,7 @@ export class RealtimeJobs {
           message: `${raw.name} is not a PNG, JPEG or WebP image.`,
         });
       const file = `${id}-in${i}.${mime.split('/')[1]}`;
-      await writeFile(join(this.dir, file), data);
+      await writeFileAtomic(join(this.dir, file), data);
       inputFiles.push({ mime, file });
     }
     const job: StoredJob = {
@@ -138,6 +143,7 @@ export class RealtimeJobs {
         {
           baseUrl: this.profiles.resolve(job.profileId).baseUrl,
           key: this.profiles.resolve(job.profileId).gatewayKey ?? '',
+          knownKeys: () => this.profiles.allKeys(),
         },
         { ...this.clientOptions, onAttempt: (attempt) => this.update(job, { attempt }) },
       );
@@ -152,7 +158,7 @@ export class RealtimeJobs {
         controller.signal,
       );
       const resultFile = `${job.id}.${result.extension}`;
-      await writeFile(join(this.dir, resultFile), result.image);
+      await writeFileAtomic(join(this.dir, resultFile), result.image);
       this.update(job, {
         state: 'done',
         resultFile,
@@ -244,7 +250,7 @@ export class RealtimeJobs {
       names.take(image.file.replace(/^images\//, '').replace(/\.[^.]+$/, ''), '');
     const file = `images/${names.take(safeName(`${job.id}`), job.resultFile.split('.').pop()!)}`;
     // The image first, then the record: the library never lists an image that is not there.
-    await writeFile(join(folder, file), await readFile(join(this.dir, job.resultFile)));
+    await writeFileAtomic(join(folder, file), await readFile(join(this.dir, job.resultFile)));
     record.images.push({
       customId: job.id,
       imageIndex: 0,

@@ -7,6 +7,7 @@ import type { ReferenceImage } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import { writeFileAtomic } from '../library/atomic-file';
 import { EXTENSION_OF_MIME, sniffImageType } from '../library/file-names';
+import { logCaught } from '../log/studio-log';
 
 /**
  * Reference images, kept by content so a draft, a retry and the library all point at the same
@@ -37,7 +38,7 @@ export class ReferenceStore {
     }
     const meta = await sharp(data)
       .metadata()
-      .catch(() => undefined);
+      .catch((err: unknown) => logCaught(`reference ${name} metadata`, err));
     if (!meta?.width)
       throw new StudioError({
         code: 'STUDIO_REFERENCE_UNREADABLE',

@@ -8,6 +8,7 @@ import {
 } from '../../../src-shared/settings';
 import type { EventHub } from '../host/event-hub';
 import type { KeyValueStore } from './key-value-store';
+import { checkLibraryDir, plausibleLibraryDir, resolveLibraryDir } from './library-dir';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 
@@ -45,11 +46,18 @@ export class SettingsService {
         if (field && field.safeParse(value).success) merged[key] = value;
       }
     }
+    // A settings file edited by hand or written by an older version may hold a relative or
+    // system path: the library then stays where it would be by default.
+    const dir = merged.libraryDir as string;
+    merged.libraryDir = plausibleLibraryDir(dir, this.dataDir)
+      ? resolveLibraryDir(dir, this.dataDir)
+      : defaults.libraryDir;
     return settingsSchema.parse(merged);
   }
 
   update(patch: SettingsPatch): Settings {
     const clean = settingsPatchSchema.parse(patch);
+    if (clean.libraryDir !== undefined) clean.libraryDir = checkLibraryDir(clean.libraryDir, this.dataDir);
     return this.write({ ...this.get(), ...clean });
   }
 

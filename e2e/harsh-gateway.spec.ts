@@ -1,0 +1,178 @@
+import type { Page } from '@playwright/test';
+import { expect, openStudio, pasteText, test, type RunningStudio } from './studio-fixture';
+
+// The studio against a gateway as harsh as the deployed ones (gateway-notes.md). Every test opens
+// the screen first and then makes the change it expects to see: the screen must follow by itself.
+const KEY = 'sk-sandbox-alice';
+
+async function sandboxUrl(studio: RunningStudio): Promise<string> {
+  const profiles = (await studio.call('profiles.list')) as { kind: string; baseUrl: string }[];
+  return profiles.find((p) => p.kind === 'sandbox')!.baseUrl.replace(/\/+$/, '');
+}
+
+async function setFaults(studio: RunningStudio, spec: string): Promise<void> {
+  const res = await fetch(`${await sandboxUrl(studio)}/_sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ spec }),
+  });
+  expect(res.status).toBe(200);
+}
+
+async function vanish(studio: RunningStudio, id: string): Promise<void> {
+  const res = await fetch(`${await sandboxUrl(studio)}/_sandbox/batches/${id}/vanish`, { method: 'POST' });
+  expect(res.status).toBe(200);
+}
+
+async function goTo(page: Page, studio: RunningStudio, screen: 'Compose' | 'Batches'): Promise<void> {
+  await openStudio(page, studio);
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: screen }).click();
+}
+
+function draft(name: string, prompts: string[]) {
+  return {
+    id: `e2e-${name}`,
+    name,
+    model: 'imgvendor-3.1-flash-image',
+    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+}
+
+async function composeAndSubmit(page: Page, name: string, prompts: string[]): Promise<void> {
+  await expect(page.getByTestId('new-row')).toBeVisible();
+  await pasteText(page, '[data-testid="new-row"]', prompts.join('\n'));
+  await page.getByTestId('task-name').fill(name);
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  await page.getByTestId('submit-batch').click();
+}
+
+test('a submission in flight shows on Batches at once, and Compose keeps Submit off until it is known', async ({
+  browser,
+  studio,
+}) => {
+  await setFaults(studio, 'latecreate=#1,late_ms=8000');
+  const batches = await browser.newPage();
+  await goTo(batches, studio, 'Batches');
+  await expect(batches.getByText('No batches yet')).toBeVisible();
+
+  const compose = await browser.newPage();
+  await goTo(compose, studio, 'Compose');
+  await composeAndSubmit(compose, 'Late answer', ['late one', 'late two']);
+
+  // The gateway has not answered yet: Batches already shows the submission, and says so.
+  const submission = batches.getByTestId('submission');
+  await expect(submission).toContainText('Late answer');
+  await expect(submission).toContainText('Sending…');
+  await expect(batches.getByText('No batches yet')).toBeHidden();
+  await expect(compose.getByTestId('submit-batch')).toBeDisabled();
+  // A reload (or another window) does not make the same draft sendable a second time.
+  await compose.reload();
+  await expect(compose.getByTestId('submit-batch')).toBeDisabled();
+
+  // The answer arrives: the batch takes the submission's place, and Submit comes back.
+  await expect(batches.locator('.batch-card')).toHaveCount(1, { timeout: 30_000 });
+  await expect(submission).toHaveCount(0);
+  await expect(compose.getByTestId('submit-batch')).toBeEnabled({ timeout: 30_000 });
+});
+
+test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready', async ({
+  page,
+  studio,
+}) => {
+  await setFaults(studio, 'not_ready=#1');
+  await goTo(page, studio, 'Compose');
+  // Two lines: a paste of several lines makes rows.
+  await composeAndSubmit(page, 'Not ready', ['one', 'two']);
+  const notice = page.locator('[data-error-code="BATCH_IMAGE_NOT_READY"]');
+  await expect(notice).toContainText('batch service is not ready (its runtime');
+  await expect(notice).toContainText('HTTP status: 503');
+  await expect(notice).not.toContainText('The results are not ready yet');
+});
+
+test('each download phase shows in turn on the open batch, ending in the library', async ({
+  page,
+  studio,
+}) => {
+  // Both ZIP attempts cut short: the item-by-item fallback runs, and must say it downloads.
+  await setFaults(studio, 'truncate=#2');
+  const result = await studio.call('batches.submit', { draft: draft('Phases', ['a', 'b', 'c', 'd']) });
+  await goTo(page, studio, 'Batches');
+  await page.getByRole('link', { name: 'Phases' }).click();
+  const label = page.getByTestId('detail-download');
+  await expect(label).toBeVisible();
+  // Every text the label takes, as it takes it.
+  await label.evaluate((el) => {
+    const seen: string[] = [el.textContent ?? ''];
+    (window as unknown as { seenLabels: string[] }).seenLabels = seen;
+    new MutationObserver(() => {
+      if (seen.at(-1) !== el.textContent) seen.push(el.textContent ?? '');
+    }).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  await expect(label).toHaveText('In the library', { timeout: 60_000 });
+  const seen = await page.evaluate(() => (window as unknown as { seenLabels: string[] }).seenLabels);
+  const order = [/^Waiting for a download slot$/, /^Downloading/, /^In the library$/];
+  let at = 0;
+  for (const pattern of order) {
+    const found = seen.findIndex((text, i) => i >= at && pattern.test(text));
+    expect(found, `${pattern} in ${seen.join(' → ')}`).toBeGreaterThanOrEqual(at);
+    at = found;
+  }
+  // The fallback was never called "Verifying…" while it downloaded item after item.
+  expect(seen.some((text) => /^Downloading image \d+ of 4$/.test(text))).toBe(true);
+  expect(result.batch.id).toBeTruthy();
+});
+
+test.describe('with a slower gateway', () => {
+  test.use({ sandboxTimeScale: 15 });
+
+  test('a batch deleted on the server reads as gone on its card and its badge, not running', async ({
+    page,
+    studio,
+  }) => {
+    const result = await studio.call('batches.submit', { draft: draft('Lost on the server', ['x', 'y']) });
+    const id = result.batch.id as string;
+    await goTo(page, studio, 'Batches');
+    const card = page.getByTestId(`batch-${id}`);
+    await expect(card.getByTestId('batch-status')).toHaveText(/Queued|Running/);
+    await vanish(studio, id);
+    await expect(card.getByTestId('batch-status')).toHaveText('Gone from the server', { timeout: 30_000 });
+    await card.getByRole('link', { name: 'Lost on the server' }).click();
+    await expect(page.getByTestId('detail-status')).toHaveText('Gone from the server');
+    await expect(page.getByTestId('detail-download')).toHaveText('Not downloaded');
+    // The studio kept the prompts it sent.
+    await expect(page.getByText('x', { exact: true })).toBeVisible();
+  });
+});
+
+test('Refresh from server marks a deleted batch gone and adds one made by another client', async ({
+  page,
+  studio,
+}) => {
+  const ours = await studio.call('batches.submit', { draft: draft('Ours, then deleted', ['o']) });
+  await goTo(page, studio, 'Batches');
+  const card = page.getByTestId(`batch-${ours.batch.id}`);
+  await expect(card.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
+
+  await vanish(studio, ours.batch.id);
+  const made = await fetch(`${await sandboxUrl(studio)}/v1/images/batches`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'imgvendor-3.1-flash-image',
+      task_name: 'Made by another client',
+      items: [{ custom_id: 'e1', prompt: 'elsewhere' }],
+    }),
+  });
+  const elsewhere = (await made.json()) as { id: string };
+
+  await page.getByRole('button', { name: 'Refresh from server' }).click();
+  // Gone from the server, yet its folder is still in the library.
+  await expect(card.getByTestId('batch-status')).toHaveText('Gone from the server');
+  await expect(card.getByTestId('batch-download')).toHaveText('In the library');
+  const theirs = page.getByTestId(`batch-${elsewhere.id}`);
+  await expect(theirs).toContainText('Made by another client');
+  // Found completed, it is downloaded by itself.
+  await expect(theirs.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
+});

@@ -1,0 +1,206 @@
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import {
+  batchInLibrary,
+  dropFiles,
+  expect,
+  openStudio,
+  pasteText,
+  test,
+  type RunningStudio,
+} from './studio-fixture';
+
+async function pngBytes(color: string): Promise<number[]> {
+  return [
+    ...(await sharp({ create: { width: 64, height: 64, channels: 3, background: color } })
+      .png()
+      .toBuffer()),
+  ];
+}
+
+async function gotoCompose(page: Page, studio: RunningStudio) {
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Compose' })
+    .click();
+  await expect(page.getByTestId('new-row')).toBeVisible();
+}
+
+/** Clicks, answers the confirmation the click raises, and returns what it asked. */
+async function confirmAfter(page: Page, click: () => Promise<void>, accept: boolean): Promise<string> {
+  const dialog = page.waitForEvent('dialog');
+  // The click ends only once the dialog is answered.
+  const clicked = click();
+  const d = await dialog;
+  const message = d.message();
+  await (accept ? d.accept() : d.dismiss());
+  await clicked;
+  return message;
+}
+
+test('a submit is confirmed in view; sending the same draft again asks first, even after a reload', async ({
+  page,
+  studio,
+}) => {
+  await gotoCompose(page, studio);
+  await pasteText(page, '[data-testid="new-row"]', 'Teapot on slate\nTeapot on oak');
+  await page.getByTestId('task-name').fill('Teapots');
+  await page.getByTestId('submit-batch').click();
+  const result = page.getByTestId('submit-result');
+  await expect(result).toBeInViewport();
+  await expect(result).toContainText('Batch created');
+  await expect(result.getByRole('button', { name: 'View batch' })).toBeInViewport();
+
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  await page.reload();
+  await expect(page.getByTestId('sent-before')).toContainText('Sent as “Teapots”');
+  const asked = await confirmAfter(page, () => page.getByTestId('submit-batch').click(), false);
+  expect(asked).toMatch(/This draft was sent as “Teapots” .* Send it again/);
+  expect(await studio.call('batches.list')).toHaveLength(1);
+
+  await confirmAfter(page, () => page.getByTestId('submit-batch').click(), true);
+  await expect(page.getByTestId('submit-result')).toBeVisible();
+  expect(await studio.call('batches.list')).toHaveLength(2);
+});
+
+test('a row needing attention is one click away, and its message is not under the totals bar', async ({
+  page,
+  studio,
+}) => {
+  await gotoCompose(page, studio);
+  const long = 'x'.repeat(8100);
+  const lines = Array.from({ length: 40 }, (_, i) => (i === 24 || i === 34 ? long : `Vase ${i + 1}`));
+  await pasteText(page, '[data-testid="new-row"]', lines.join('\n'));
+  const go = page.getByTestId('go-to-invalid');
+  await expect(go).toHaveText('2 rows need attention');
+
+  await go.click();
+  await expect(page.getByRole('textbox', { name: 'Row 25 Prompt' })).toBeFocused();
+  const issues = page.getByTestId('row-issues-24');
+  await expect(issues).toBeInViewport();
+  const bar = (await page.getByTestId('totals-bar').boundingBox())!;
+  await expect
+    .poll(async () => (await issues.boundingBox())!.y + (await issues.boundingBox())!.height)
+    .toBeLessThanOrEqual(bar.y);
+
+  await go.click();
+  await expect(page.getByRole('textbox', { name: 'Row 35 Prompt' })).toBeFocused();
+  await go.click();
+  await expect(page.getByRole('textbox', { name: 'Row 25 Prompt' })).toBeFocused();
+});
+
+test('a drop on a row ends the highlight; after a row’s “+”, a drop on the grid goes to every row', async ({
+  page,
+  studio,
+}) => {
+  await gotoCompose(page, studio);
+  await pasteText(page, '[data-testid="new-row"]', 'Bowl one\nBowl two\nBowl three');
+  const row1 = page.getByTestId('grid-row-0');
+  await dropFiles(page, '[data-testid="grid-row-0"]', [
+    { name: 'glaze.png', type: 'image/png', bytes: await pngBytes('#aa3300') },
+  ]);
+  await expect(row1.locator('.ref-thumb')).toHaveCount(1);
+  await expect(page.locator('.compose.drop-active')).toHaveCount(0);
+
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Add reference images to row 2' }).click();
+  await (
+    await chooser
+  ).setFiles({ name: 'rim.png', mimeType: 'image/png', buffer: Buffer.from(await pngBytes('#0033aa')) });
+  await expect(page.getByTestId('grid-row-1').locator('.ref-thumb')).toHaveCount(1);
+
+  await dropFiles(page, '[data-testid="grid-body"]', [
+    { name: 'light.png', type: 'image/png', bytes: await pngBytes('#33aa00') },
+  ]);
+  await expect(page.locator('.shared-refs .ref-thumb')).toHaveCount(1);
+  await expect(page.getByTestId('grid-row-1').locator('.ref-thumb')).toHaveCount(1);
+  await expect(page.locator('.compose.drop-active')).toHaveCount(0);
+});
+
+test('a batch in the library is not offered “Download now”; downloading again asks and says what it did', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await batchInLibrary(studio, 'jugs', 'Jugs', ['A jug', 'Two jugs']);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Batches' })
+    .click();
+  await page.getByRole('link', { name: 'Jugs' }).click();
+  await expect(page.getByTestId('detail-download')).toHaveText('In the library');
+  await expect(page.getByTestId('action-download')).toHaveCount(0);
+
+  const asked = await confirmAfter(page, () => page.getByTestId('action-download-again').click(), true);
+  expect(asked).toContain('already in the library (2 images)');
+  await expect(page.getByTestId('downloaded-again')).toContainText('Downloaded again: 2 images');
+});
+
+test('after switching profile, Batches shows only the new profile’s batches, and a studio error is the studio’s', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await batchInLibrary(studio, 'cups', 'Alice cups', ['A cup']);
+  const [alice] = await studio.call('batches.list');
+  const info = await studio.call('app.info');
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Batches' })
+    .click();
+  await expect(page.getByTestId(`batch-${alice.id}`)).toBeVisible();
+  await expect(page.getByTestId('costs')).toContainText('1 batches');
+
+  const bob = await studio.call('profiles.save', {
+    name: 'Bob',
+    baseUrl: info.sandboxUrl,
+    gatewayKey: 'sk-sandbox-bob',
+  });
+  await studio.call('profiles.activate', { id: bob.id });
+  await expect(page.getByTestId(`batch-${alice.id}`)).toHaveCount(0);
+  await expect(page.getByText('No batches yet')).toBeVisible();
+  await expect(page.getByTestId('costs')).toContainText('0 batches');
+
+  // Alice's batch, opened while Bob is active, is explained as the studio's own finding.
+  await page.evaluate((id) => (window.location.hash = `#/batches/${id}`), alice.id);
+  const notice = page.locator('[data-error-code="STUDIO_BATCH_NOT_FOUND"]');
+  await expect(notice).toContainText('not one of the active profile’s batches');
+  await expect(notice).not.toContainText('The gateway reported');
+});
+
+test.describe('at real speed', () => {
+  test.use({ sandboxTimeScale: 1 });
+
+  test('cancel asks and names the hold; the cancelled batch’s items say so and cost nothing', async ({
+    page,
+    studio,
+  }) => {
+    await gotoCompose(page, studio);
+    await pasteText(page, '[data-testid="new-row"]', 'Plate one\nPlate two');
+    await page.getByTestId('task-name').fill('Plates');
+    await page.getByTestId('submit-batch').click();
+    await page.getByTestId('submit-result').getByRole('button', { name: 'View batch' }).click();
+    await expect(page.getByTestId('detail-status')).toHaveText('Queued');
+    await expect(page.getByTestId('hold-help')).toContainText('holds a margin above the estimate');
+
+    const [batch] = await studio.call('batches.list');
+    const hold = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(
+      batch.holdAmount,
+    );
+    const dismissed = await confirmAfter(page, () => page.getByTestId('action-cancel').click(), false);
+    expect(dismissed).toContain(`the hold of ${hold} goes back to your balance`);
+    await expect(page.getByTestId('detail-status')).toHaveText('Queued');
+
+    await confirmAfter(page, () => page.getByTestId('action-cancel').click(), true);
+    await expect(page.getByTestId('detail-status')).toHaveText('Cancelled');
+    await expect(page.getByTestId('detail-costs')).toContainText(`Hold ${hold} (released)`);
+    await expect(page.locator('.item-row.status-cancelled')).toHaveCount(2);
+    await expect(page.locator('.item-row.status-pending')).toHaveCount(0);
+
+    await page.getByRole('button', { name: /All batches/ }).click();
+    await expect(page.getByTestId('costs')).toContainText(
+      '1 batches · estimate 0.00 · held 0.00 · actual 0.00',
+    );
+  });
+});

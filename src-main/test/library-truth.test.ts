@@ -1,0 +1,65 @@
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LibraryIndex } from '../services/library/library-index';
+import { call, startServices, waitUntil } from './studio-fixture';
+
+const services = await startServices();
+
+async function downloadedBatch(name: string, prompts: string[]): Promise<string> {
+  const draft = {
+    id: `truth-${Date.now()}`,
+    name,
+    model: 'imgvendor-3.1-flash-image',
+    items: prompts.map((prompt, i) => ({
+      customId: `row-${i + 1}`,
+      prompt,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  const { batch } = await call(services, 'batches.submit', { draft });
+  const done = await waitUntil(
+    () => call(services, 'batches.get', { id: batch.id }),
+    (b: any) => b.download.state === 'done',
+  );
+  return join((await call(services, 'settings.get')).libraryDir, done.download.folder);
+}
+
+describe('the library says what is wrong, in words', () => {
+  it('names the damaged file instead of quoting the parser, and a damaged review.json costs only the marks', async () => {
+    const folder = await downloadedBatch('Autumn mugs', ['one', 'two']);
+    const root = mkdtempSync(join(tmpdir(), 'library-truth-'));
+    cpSync(folder, join(root, 'not json'), { recursive: true });
+    writeFileSync(join(root, 'not json', 'batch.json'), '{batch: {"id": 1}}');
+    cpSync(folder, join(root, 'not a batch'), { recursive: true });
+    writeFileSync(join(root, 'not a batch', 'batch.json'), '{"hello": "world"}');
+    cpSync(folder, join(root, 'bad review'), { recursive: true });
+    writeFileSync(join(root, 'bad review', 'review.json'), '{"images": {');
+
+    const result = new LibraryIndex(() => root).query();
+    const problem = (folderName: string) => result.problems.find((p) => p.folder === folderName)!;
+    expect(problem('not json')).toMatchObject({
+      reason: 'FILE_NOT_JSON',
+      file: 'batch.json',
+      message: 'batch.json is damaged (not valid JSON)',
+    });
+    expect(problem('not a batch')).toMatchObject({ reason: 'FILE_NOT_BATCH', file: 'batch.json' });
+    expect(problem('bad review')).toMatchObject({ reason: 'REVIEW_DAMAGED', file: 'review.json' });
+    for (const p of result.problems) expect(p.message).not.toMatch(/position|Expected|Unexpected|token/i);
+    // The images of the folder whose review.json is damaged are still in the gallery.
+    expect(result.total).toBe(2);
+  });
+
+  it('searches prompts, batch names and ids, as the search box says', async () => {
+    await downloadedBatch('Harbour posters', ['A lighthouse at dusk', 'Gulls over the pier']);
+    const found = (search: string) => call(services, 'library.query', { search });
+    expect((await found('lighthouse')).items.map((i: any) => i.prompt)).toEqual(['A lighthouse at dusk']);
+    expect((await found('harbour')).total).toBe(2);
+    expect((await found('row-2')).items.map((i: any) => i.prompt)).toContain('Gulls over the pier');
+  });
+});

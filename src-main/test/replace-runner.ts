@@ -1,0 +1,87 @@
+// One session of the studio for the replacement kill test, as its own process:
+//   setup    submit a batch, wait until it is in the library, pick its first image, exit
+//   replace  "Download now" on that batch (replacing its folder), wait until done, exit
+//   check    start (start-up repairs what a kill left), wait until nothing downloads, exit
+// Under kill-at-rename.mjs, renames are counted from the moment `replace` presses the button.
+import Conf from 'conf';
+import { writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Draft } from '../../src-shared/draft';
+import { FileSecretStore } from '../services/secrets/secret-store';
+import { createStudioServices } from '../services/studio-services';
+
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, gateway: { type: 'string' }, mode: { type: 'string' } },
+});
+const dataDir = values.data!;
+const services = await createStudioServices({
+  host: 'browser',
+  version: 'runner',
+  dataDir,
+  store: new Conf<Record<string, unknown>>({
+    cwd: dataDir,
+    configName: 'settings',
+    projectName: 'replace-runner',
+  }),
+  secrets: new FileSecretStore(dataDir),
+  sandboxTimeScale: 1000,
+  gatewaySpeed: 500,
+});
+let profile = services.profiles.list().find((p) => p.name === 'Gateway under test');
+if (!profile)
+  profile = services.profiles.save({
+    name: 'Gateway under test',
+    baseUrl: values.gateway!,
+    gatewayKey: 'sk-sandbox-alice',
+  });
+services.profiles.activate(profile.id);
+
+const say = (line: string) => writeSync(1, `${line}\n`);
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 20));
+}
+const settled = () =>
+  services.batches.list().every((b) => !['queued', 'downloading', 'verifying'].includes(b.download.state));
+
+if (values.mode === 'setup') {
+  const draft: Draft = {
+    id: 'replace-draft',
+    name: 'Replace me',
+    model: 'imgvendor-3.1-flash-image',
+    items: Array.from({ length: 3 }, (_, n) => ({
+      customId: `r-${n + 1}`,
+      prompt: `replace item ${n + 1}`,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  const result = await services.dispatch('batches.submit', { draft });
+  if (!result.ok) throw new Error(result.error.message);
+  await until(() => services.batches.list()[0]?.download.state === 'done');
+  const query = await services.dispatch('library.query', {});
+  if (!query.ok) throw new Error(query.error.message);
+  const first = (query.value as { items: { id: string }[] }).items[0]!;
+  const marked = await services.dispatch('library.mark', { ids: [first.id], mark: 'picked', stars: 4 });
+  if (!marked.ok) throw new Error(marked.error.message);
+  say('set up');
+} else if (values.mode === 'replace') {
+  await until(settled);
+  const id = services.batches.list()[0]!.id;
+  (globalThis as { countRenames?: boolean }).countRenames = true;
+  const pressed = await services.dispatch('batches.download', { id });
+  if (!pressed.ok) throw new Error(pressed.error.message);
+  await until(
+    () =>
+      services.batches.list()[0]?.download.state === 'done' &&
+      !services.batches.downloader.isRunning(profile.id, id),
+  );
+  say(`replaced after ${(globalThis as { renameCount?: number }).renameCount ?? 0} renames`);
+} else {
+  await until(settled);
+  say('checked');
+}
+await services.close();
+process.exit(0);

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { inflateRawSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+import yauzl from 'yauzl';
+import { describe, expect, it } from 'vitest';
+import { extractBatchZip } from '../services/library/zip-ingest';
+import { call, startServices, waitUntil } from './studio-fixture';
+
+/** Compression methods of the archive's images, from its central directory. */
+function imageMethods(zip: Buffer): Promise<number[]> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err) return reject(err);
+      const methods: number[] = [];
+      file.on('entry', (e: yauzl.Entry) => {
+        if (e.fileName.startsWith('images/')) methods.push(e.compressionMethod);
+        file.readEntry();
+      });
+      file.on('end', () => resolve(methods));
+      file.readEntry();
+    }),
+  );
+}
+
+describe('deflated batch ZIPs', () => {
+  it('download from a gateway that deflates its ZIPs to byte-identical images', async () => {
+    const services = await startServices({ sandbox: { config: { deflateZips: true } } });
+    const prompts = ['a red mug', 'a blue mug', 'a green mug'];
+    const { batch } = await call(services, 'batches.submit', {
+      draft: {
+        id: 'd-deflate',
+        name: 'Deflated',
+        model: 'imgvendor-3.1-flash-image',
+        items: prompts.map((prompt, i) => ({
+          customId: `row-${i + 1}`,
+          prompt,
+          outputCount: 1,
+          referenceIds: [],
+        })),
+        sharedReferenceIds: [],
+        references: [],
+        responseMime: 'image/png',
+      },
+    });
+    const done = await waitUntil(
+      () => call(services, 'batches.get', { id: batch.id }),
+      (b) => b.download.state === 'done' || b.download.state === 'failed',
+      60_000,
+    );
+    expect(done.download.state).toBe('done');
+
+    const base = services.sandbox.url;
+    const auth = { authorization: 'Bearer sk-sandbox-alice' };
+    const zip = Buffer.from(
+      await (await fetch(`${base}/v1/images/batches/${batch.id}/download`, { headers: auth })).arrayBuffer(),
+    );
+    // The gateway really deflated them: the studio had to inflate every image.
+    expect(await imageMethods(zip)).toEqual([8, 8, 8]);
+
+    const folder = join(services.settings.get().libraryDir, done.download.folder);
+    const record = JSON.parse(readFileSync(join(folder, 'batch.json'), 'utf8'));
+    expect(record.download.source).toBe('zip');
+    expect(readdirSync(join(folder, 'images'))).toHaveLength(3);
+    for (const image of record.images as { customId: string; file: string }[]) {
+      const res = await fetch(`${base}/v1/images/batches/${batch.id}/items/${image.customId}/content`, {
+        headers: auth,
+      });
+      const original = Buffer.from(await res.arrayBuffer());
+      expect(readFileSync(join(folder, image.file)).equals(original), image.file).toBe(true);
+    }
+  }, 90_000);
+
+  it('keeps the event loop turning while a large deflated entry inflates', async () => {
+    // 48 MB of PNG-headed noise over 16 symbols: deflates about 2:1 (no zip bomb) and takes
+    // real work to inflate.
+    const size = 48 * 1024 * 1024;
+    const image = randomBytes(size);
+    for (let i = 0; i < size; i++) image[i] = 0x40 + (image[i]! & 0x0f);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(image);
+    const zip = zipSync(
+      {
+        'images/big.png': [image, { level: 1 }],
+        'manifest.json': strToU8(
+          JSON.stringify({
+            batch_id: 'b',
+            success_count: 1,
+            files: [{ custom_id: 'big', filename: 'images/big.png', mime_type: 'image/png', image_index: 0 }],
+          }),
+        ),
+      },
+      { level: 6 },
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'zip-inflate-'));
+    writeFileSync(join(dir, 'in.zip'), zip);
+    mkdirSync(join(dir, 'out'));
+
+    // How long the main thread would stop if it inflated this entry itself.
+    const raw = readEntryRaw(Buffer.from(zip), 'images/big.png');
+    const started = performance.now();
+    inflateRawSync(raw);
+    const syncStall = performance.now() - started;
+
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    delay.enable();
+    const result = await extractBatchZip({
+      zipFile: join(dir, 'in.zip'),
+      targetDir: join(dir, 'out'),
+      nameFor: (id, _i, ext) => `${id}.${ext}`,
+    });
+    delay.disable();
+    clearInterval(ticker);
+
+    expect(result.images).toHaveLength(1);
+    expect(readFileSync(join(dir, 'out', 'big.png')).equals(image)).toBe(true);
+    expect(ticks).toBeGreaterThan(0);
+    // The longest stall is well under the synchronous inflate's.
+    expect(delay.max / 1e6).toBeLessThan(syncStall / 2);
+  }, 120_000);
+});
+
+/** An entry's raw (still deflated) bytes, from its local header. */
+function readEntryRaw(zip: Buffer, name: string): Buffer {
+  for (let at = 0; at < zip.length - 30;) {
+    if (zip.readUInt32LE(at) !== 0x04034b50) break;
+    const compressed = zip.readUInt32LE(at + 18);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const extra = zip.readUInt16LE(at + 28);
+    const start = at + 30 + nameLength + extra;
+    if (zip.toString('utf8', at + 30, at + 30 + nameLength) === name)
+      return zip.subarray(start, start + compressed);
+    at = start + compressed;
+  }
+  throw new Error(`${name} is not in the archive`);
+}

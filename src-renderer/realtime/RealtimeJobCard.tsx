@@ -1,0 +1,142 @@
+import { useTranslation } from 'react-i18next';
+import type { RealtimeJob } from '../../src-shared/realtime-view';
+import { useStudio } from '../app/studio-context';
+import { useStudioQuery } from '../app/studio-queries';
+import { ErrorNotice } from '../shell/ErrorNotice';
+
+function JobImage({ job, alt }: { job: RealtimeJob; alt: string }) {
+  const image = useStudioQuery(
+    'realtime.image',
+    { id: job.id, which: 'result', index: 0 },
+    { enabled: job.state === 'done' },
+  );
+  return image.data ? (
+    <img className="rt-result" src={image.data} alt={alt} data-testid={`rt-image-${job.id}`} />
+  ) : null;
+}
+
+function InputThumb({ job, index, alt }: { job: RealtimeJob; index: number; alt: string }) {
+  const image = useStudioQuery('realtime.image', { id: job.id, which: 'input', index });
+  return image.data ? (
+    <img className="rt-source-thumb" src={image.data} alt={alt} data-testid="rt-source-image" />
+  ) : (
+    <span className="rt-source-thumb thumb-placeholder" />
+  );
+}
+
+/**
+ * What an edit was made from: the images it was given, and for "Edit this", the prompt of the result
+ * it changes, so a chain of edits can be read back.
+ */
+function JobSource({ job, parent }: { job: RealtimeJob; parent?: RealtimeJob }) {
+  const { t } = useTranslation();
+  if (!job.inputs) return null;
+  const chained = job.parentJobId !== undefined;
+  return (
+    <div className="rt-source" data-testid="rt-source">
+      <span className="muted small">
+        {chained
+          ? parent
+            ? t('realtime.editOf', { prompt: parent.prompt })
+            : t('realtime.editOfEarlier')
+          : t('realtime.madeFrom')}
+      </span>
+      {Array.from({ length: job.inputs }, (_, i) => (
+        <InputThumb
+          key={i}
+          job={job}
+          index={i}
+          alt={
+            chained && i === 0
+              ? t('realtime.sourceAlt', { prompt: parent?.prompt ?? '' })
+              : t('realtime.inputAlt', { n: i + 1 })
+          }
+        />
+      ))}
+    </div>
+  );
+}
+
+/** One generation: its prompt, what it was made from, its state, and the result with what to do next. */
+export function RealtimeJobCard({
+  job,
+  parent,
+  onEditThis,
+  onToCompose,
+}: {
+  job: RealtimeJob;
+  parent?: RealtimeJob;
+  onEditThis(): void;
+  onToCompose(): void;
+}) {
+  const { t } = useTranslation();
+  const studio = useStudio();
+  return (
+    <li className={`card rt-job state-${job.state}`} data-testid="rt-job" data-state={job.state}>
+      <div className="batch-head">
+        <strong className="rt-job-prompt">{job.prompt}</strong>
+        <span
+          className={`badge${job.state === 'done' ? ' status-completed' : job.state === 'failed' ? ' status-failed' : ''}`}
+        >
+          {t(`realtime.state_${job.state}`, { attempt: job.attempt })}
+        </span>
+        <span className="muted small">
+          {job.model} · {job.imageSize}
+          {job.aspectRatio ? ` · ${job.aspectRatio}` : ''}
+          {job.inputs ? ` · ${t('realtime.inputs')}: ${job.inputs}` : ''}
+        </span>
+      </div>
+      <JobSource job={job} parent={parent} />
+      {(job.state === 'queued' || job.state === 'running') && (
+        <div className="actions">
+          <span
+            className="progress indeterminate"
+            role="progressbar"
+            aria-label={t(`realtime.state_${job.state}`, { attempt: job.attempt })}
+          />
+          <button type="button" onClick={() => void studio.call('realtime.cancel', { id: job.id })}>
+            {t('realtime.cancel')}
+          </button>
+        </div>
+      )}
+      {job.error && <ErrorNotice error={job.error} />}
+      {job.state === 'done' && job.result && (
+        <div className="rt-result-row">
+          <JobImage job={job} alt={t('realtime.resultAlt', { prompt: job.prompt })} />
+          <div>
+            {job.result.text && (
+              <p>
+                <span className="muted">{t('realtime.modelText')}: </span>
+                {job.result.text}
+              </p>
+            )}
+            {job.result.modelVersion && job.result.modelVersion !== job.model && (
+              <p className="muted small">
+                {t('realtime.modelVersion', { version: job.result.modelVersion, model: job.model })}
+              </p>
+            )}
+            <p className="muted small mono">
+              {t('realtime.attempts', { count: job.result.attempts })} · {job.result.requestId}
+            </p>
+            <div className="actions">
+              <button type="button" className="primary" onClick={onEditThis} data-testid="rt-edit-this">
+                {t('realtime.editThis')}
+              </button>
+              <button
+                type="button"
+                disabled={!!job.savedId}
+                onClick={() => void studio.call('realtime.save', { id: job.id })}
+                data-testid="rt-save"
+              >
+                {job.savedId ? t('realtime.saved') : t('realtime.save')}
+              </button>
+              <button type="button" onClick={onToCompose}>
+                {t('realtime.toCompose')}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
