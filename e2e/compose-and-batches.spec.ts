@@ -51,6 +51,8 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
   await screenshotBothThemes(page, 'compose');
   await expectNoSeriousA11yIssues(page);
+  // One control for one action: the file input behind the button is not announced beside it.
+  await expect(page.getByRole('button', { name: 'Add reference images…', exact: true })).toHaveCount(1);
 
   await page.getByTestId('submit-batch').click();
   const result = page.getByTestId('submit-result');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openStudio, pasteText, test, type RunningStudio } from './studio-fixture';
+import { expect, openStudio, pasteText, screenshot, test, type RunningStudio } from './studio-fixture';
 
 // The studio against a gateway as harsh as the deployed ones (gateway-notes.md). Every test opens
 // the screen first and then makes the change it expects to see: the screen must follow by itself.
@@ -175,4 +175,40 @@ test('Refresh from server marks a deleted batch gone and adds one made by anothe
   await expect(theirs).toContainText('Made by another client');
   // Found completed, it is downloaded by itself.
   await expect(theirs.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
+});
+
+test.describe('for the README', () => {
+  test.use({ sandboxTimeScale: 60 });
+
+  test('Batches shows a batch waiting for its download slot and a batch gone from the server', async ({
+    page,
+    studio,
+  }) => {
+    await goTo(page, studio, 'Batches');
+    const lost = await studio.call('batches.submit', { draft: draft('Deleted on the server', ['gone']) });
+    await vanish(studio, lost.batch.id);
+    // Every answer now takes 12 s: the first download holds the account's one slot that long, and
+    // the batches that finish beside it wait their turn.
+    await setFaults(studio, 'slow=1,slow_ms=12000');
+    const sent = await Promise.all(
+      ['Spring catalogue', 'Autumn catalogue', 'Winter catalogue'].map((name) =>
+        studio.call('batches.submit', { draft: draft(name, ['a', 'b']) }),
+      ),
+    );
+    await expect(page.getByTestId(`batch-${lost.batch.id}`).getByTestId('batch-status')).toHaveText(
+      'Gone from the server',
+      { timeout: 60_000 },
+    );
+    const waiting = page.getByTestId('batch-download').filter({ hasText: 'Waiting for a download slot' });
+    await expect(waiting.first()).toBeVisible({ timeout: 90_000 });
+    await screenshot(page, 'batches-waiting-and-gone');
+    await setFaults(studio, '');
+    for (const id of sent.map((r) => r.batch.id as string))
+      await expect(page.getByTestId(`batch-${id}`).getByTestId('batch-download')).toHaveText(
+        'In the library',
+        {
+          timeout: 60_000,
+        },
+      );
+  });
 });

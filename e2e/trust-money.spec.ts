@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   batchInLibrary,
   dropFiles,
@@ -167,6 +169,141 @@ test('after switching profile, Batches shows only the new profile’s batches, a
   const notice = page.locator('[data-error-code="STUDIO_BATCH_NOT_FOUND"]');
   await expect(notice).toContainText('not one of the active profile’s batches');
   await expect(notice).not.toContainText('The gateway reported');
+});
+
+/** Sets the built-in sandbox's faults, as `POST /_sandbox/faults` lets any client. */
+async function setFaults(studio: RunningStudio, spec: string): Promise<void> {
+  const { sandboxUrl } = await studio.call('app.info');
+  const res = await fetch(`${sandboxUrl}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ spec }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** What the studio has on disk, read the way a support person would look at the data folder. */
+function readStored(studio: RunningStudio, ...path: string[]): any {
+  try {
+    return JSON.parse(readFileSync(join(studio.dataDir, ...path), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function nav(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name }).click();
+}
+
+test('after switching profile, Realtime and Knowledge base show only the new profile’s work, even as the old one’s finishes', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  const info = await studio.call('app.info');
+  const alice = (await studio.call('settings.get')).activeProfileId;
+  const bob = await studio.call('profiles.save', {
+    name: 'Bob',
+    baseUrl: info.sandboxUrl,
+    gatewayKey: 'sk-sandbox-bob',
+    kbBaseUrl: info.sandboxUrl,
+    kbKey: 'kb-sandbox',
+    defaultAppId: 'app-sandbox',
+    defaultKbId: 'kb-styles',
+  });
+  // Slow answers keep Alice's work going after the switch, so its progress arrives while Bob is active.
+  await setFaults(studio, 'slow=1,slow_ms=1500');
+
+  await nav(page, 'Realtime');
+  const teapot = await studio.call('realtime.generate', {
+    prompt: 'Alice’s teapot',
+    model: 'imgvendor-3.1-flash-image',
+  });
+  await expect(page.getByTestId('rt-job').filter({ hasText: 'Alice’s teapot' })).toBeVisible();
+  await studio.call('profiles.activate', { id: bob.id });
+  await expect(page.getByTestId('rt-job')).toHaveCount(0);
+  await expect
+    .poll(() => readStored(studio, 'realtime', 'jobs.json')?.find((j: any) => j.id === teapot.id)?.state)
+    .toBe('done');
+  await setFaults(studio, '');
+  // Events arrive in order: once Bob's own job shows as done, Alice's last event has been heard too.
+  await studio.call('realtime.generate', { prompt: 'Bob’s kettle', model: 'imgvendor-3.1-flash-image' });
+  await expect(page.getByTestId('rt-job').filter({ hasText: 'Bob’s kettle' })).toHaveAttribute(
+    'data-state',
+    'done',
+  );
+  await expect(page.getByTestId('rt-job')).toHaveCount(1);
+
+  await studio.call('profiles.activate', { id: alice });
+  await nav(page, 'Knowledge base');
+  await setFaults(studio, 'slow=1,slow_ms=1500');
+  const rows = Array.from({ length: 4 }, (_, i) => ({ q: `Alice’s rule ${i}`, a: `Answer ${i}` }));
+  const upload = await studio.call('kb.push', { rows, mode: 'index', chunkSize: 1 });
+  await expect(page.getByTestId('kb-push')).toHaveCount(1);
+  await studio.call('profiles.activate', { id: bob.id });
+  await expect(page.getByTestId('kb-push')).toHaveCount(0);
+  await expect.poll(() => readStored(studio, 'kb', 'pushes', `${upload.id}.json`)?.state).toBe('done');
+  await setFaults(studio, '');
+  await studio.call('kb.push', { rows: [{ q: 'Bob’s rule', a: 'Amber' }], mode: 'index' });
+  await expect(page.getByTestId('kb-push').filter({ hasText: 'kb-styles' })).toHaveAttribute(
+    'data-state',
+    'done',
+  );
+  await expect(page.getByTestId('kb-push')).toHaveCount(1);
+
+  // Back to Alice: her upload and her job are hers, finished, and Bob's are not listed.
+  await studio.call('profiles.activate', { id: alice });
+  await expect(page.getByTestId('kb-push')).toHaveCount(1);
+  await expect(page.getByTestId('kb-push')).toHaveAttribute('data-state', 'done');
+  await expect(page.getByTestId('kb-push')).toContainText('kb-docs');
+  await nav(page, 'Realtime');
+  await expect(page.getByTestId('rt-job')).toHaveCount(1);
+  await expect(page.getByTestId('rt-job')).toContainText('Alice’s teapot');
+});
+
+test('when a batch’s ZIP is refused and the one-by-one fallback fails too, its page gives both reasons in plain words', async ({
+  page,
+  studio,
+}) => {
+  // The gateway's storage answers every image with its error page: in the ZIP, and one by one.
+  await setFaults(studio, 'badimage=1');
+  await openStudio(page, studio);
+  const draft = {
+    id: 'bowls',
+    name: 'Broken bowls',
+    model: 'imgvendor-3.1-flash-image',
+    items: ['A bowl', 'Two bowls'].map((prompt, i) => ({
+      customId: `bowl-${i + 1}`,
+      prompt,
+      outputCount: 1,
+      referenceIds: [],
+    })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+  const { batch } = await studio.call('batches.submit', { draft });
+  await nav(page, 'Batches');
+  await page.getByRole('link', { name: 'Broken bowls' }).click();
+
+  const problem = page.getByTestId('download-problem');
+  await expect(problem).toHaveText(
+    new RegExp(
+      [
+        'The ZIP archive was refused:',
+        'failed the studio’s checks',
+        'STUDIO_ZIP_REJECTED',
+        'Downloading the images one by one failed too:',
+        'not a readable PNG, JPEG or WebP file',
+        'STUDIO_IMAGE_INVALID',
+      ].join('.*'),
+      's',
+    ),
+  );
+  // Neither what the gateway sent nor a parser's or a program's words reach the page.
+  const shown = await problem.innerText();
+  expect(shown).not.toMatch(/DOCTYPE|<html|502 Bad Gateway|central directory|signature|Error:|\.js:\d+/i);
+  expect((await studio.call('batches.get', { id: batch.id })).download.state).not.toBe('done');
 });
 
 test.describe('at real speed', () => {

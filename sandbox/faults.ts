@@ -7,6 +7,10 @@
  *   noimage                    realtime: HTTP 200 whose candidate has text but no image
  *   capacity                   realtime: 503 saying every upstream key is cooling down
  *   truncate                   batch download: HTTP 200 with a ZIP cut short
+ *   badimage                   batch download or item content: HTTP 200 where each image is an HTML
+ *                              error page instead (inside a well-formed ZIP, or as the item's body),
+ *                              as from a gateway whose storage answers with its error page; only
+ *                              when named, never through `all`
  *   lostcreate                 batch create: the batch is created, the answer never arrives
  *   latecreate                 batch create: the batch is created at once, the answer leaves only
  *                              `late_ms` later (default 130000: after a client's 2-minute timeout)
@@ -20,11 +24,17 @@
  *   slow_ms=N, late_ms=N       how long `slow` and `latecreate` hold an answer
  */
 
+/** What a `badimage` fault serves in place of each image: a storage proxy's error page. */
+export const BROKEN_IMAGE_BODY = Buffer.from(
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n',
+);
+
 export const HTTP_FAULTS = ['429', '500', '502', '503', '504', 'reset', 'slow'] as const;
 export const ROUTE_FAULTS = [
   'noimage',
   'capacity',
   'truncate',
+  'badimage',
   'lostcreate',
   'latecreate',
   'not_ready',

@@ -58,11 +58,13 @@ function familyOf(pathname: string): Family {
 
 /**
  * Faults only ever set on purpose: `all=R` never picks them, since a late answer would stall a random
- * run for minutes and a not-ready runtime is a deployment state rather than a flaky request.
+ * run for minutes, a not-ready runtime is a deployment state rather than a flaky request, and a wrong
+ * image body is a broken gateway that no retry mends.
  */
 function deliberateFaults(family: Family, method: string, pathname: string): FaultKind[] {
   if (family === 'batch' && method === 'POST' && pathname === BATCH_PREFIX)
     return ['not_ready', 'latecreate'];
+  if (family === 'batch' && method === 'GET' && /\/(download|content)$/.test(pathname)) return ['badimage'];
   return [];
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../exchange';
 import { EXTENSION_OF } from '../image-render';
 import { TERMINAL, type BatchRecord, type BatchStatus, type SandboxStore } from '../store';
+import { BROKEN_IMAGE_BODY } from '../faults';
 import { BatchError } from './batch-error';
 import { buildBatchZip } from './batch-zip';
 import type { SandboxBatches } from './batches';
@@ -438,6 +439,10 @@ export class BatchRoutes {
     await this.slots.run(key, ex, async () => {
       // Deployed gateways send no Content-Length here.
       ex.res.writeHead(200, { 'content-type': batch.responseMime });
+      if (ex.fault === 'badimage') {
+        ex.res.end(BROKEN_IMAGE_BODY);
+        return;
+      }
       const done = await this.stream(ex, data, false);
       if (done) this.markDownloaded(batch);
     });
@@ -476,7 +481,7 @@ export class BatchRoutes {
           mime: batch.responseMime,
           extension: EXTENSION_OF[batch.responseMime],
           imageIndex: 0,
-          data,
+          data: ex.fault === 'badimage' ? BROKEN_IMAGE_BODY : data,
         };
       });
       const failed = batch.tasks.filter((t) => t.outcome === 'failed');

@@ -70,7 +70,12 @@ describe('reading prompt tables', () => {
     });
     await expect(readTable('p.xlsx', Buffer.from('PK not really'))).rejects.toMatchObject({
       code: 'STUDIO_IMPORT_UNREADABLE',
+      message: expect.stringContaining('not an Excel workbook'),
     });
+    // The parser's own words ("Unexpected token", "position 1") never reach the message.
+    const json = await readTable('p.json', Buffer.from('{nope')).catch((err: Error) => err);
+    expect((json as Error).message).toMatch(/not valid JSON/);
+    expect((json as Error).message).not.toMatch(/position|Unexpected|Expected/);
   });
 
   it('exports CSV that imports back the same', async () => {

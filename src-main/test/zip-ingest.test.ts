@@ -164,6 +164,11 @@ describe('batch ZIP verification', () => {
     corrupt[at] = corrupt[at]! ^ 0xff;
     await expectRefused(corrupt, /CRC-32/);
     await expectRefused(Buffer.from('{"error":{"code":"BATCH_IMAGE_DOWNLOAD_FAILED"}}'), /cannot be read/);
+    // In words, never the ZIP reader's own text.
+    const { run } = await ingest(good.subarray(0, Math.floor(good.length * 0.7)));
+    const refusal = await run.catch((err: Error) => err);
+    expect((refusal as Error).message).toMatch(/cut short/);
+    expect((refusal as Error).message).not.toMatch(/central directory|signature|yauzl|EOCD/i);
   });
 
   it('refuses too many entries and unexpected files', async () => {

@@ -12,6 +12,7 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { emptyDraft, useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { DraftsMenu } from './DraftsMenu';
+import { draftWriterFor } from './draft-writer';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
 import { PromptGrid, type PromptGridHandle } from './PromptGrid';
@@ -30,10 +31,12 @@ function useAutosave(draft: Draft | null): 'saved' | 'saving' {
     if (!draft) return;
     setState('saving');
     const timer = setTimeout(() => {
-      void studio.call('drafts.save', { draft }).then(() => {
-        setState('saved');
-        void client.invalidateQueries({ queryKey: queryKey('drafts.list') });
-      });
+      void draftWriterFor(studio)
+        .save(draft)
+        .then(() => {
+          setState('saved');
+          void client.invalidateQueries({ queryKey: queryKey('drafts.list') });
+        });
     }, 400);
     return () => clearTimeout(timer);
   }, [draft, studio, client]);
@@ -189,8 +192,11 @@ export function ComposeScreen() {
 
   async function split() {
     const pieces = splitDraft(draft!);
-    for (const piece of pieces) await studio.call('drafts.save', { draft: piece });
-    await studio.call('drafts.delete', { id: draft!.id });
+    // Through the one writer: an autosave of the whole draft, pending or under way, cannot land after
+    // the delete and bring it back beside its parts.
+    const writer = draftWriterFor(studio);
+    for (const piece of pieces) await writer.save(piece);
+    await writer.remove(draft!.id);
     load(pieces[0]!);
     setNotices([t('compose.splitDone', { count: pieces.length })]);
   }
@@ -226,10 +232,14 @@ export function ComposeScreen() {
         className: `screen compose${dropzone.isDragActive ? ' drop-active' : ''}`,
       })}
     >
+      {/* Out of the accessibility tree and the tab order: the one control people see and hear is the
+          "Add reference images…" button (and each row's "+"), which opens it. */}
       <input
         {...dropzone.getInputProps()}
-        aria-label={t('compose.addReferences')}
         accept="image/*"
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
         data-testid="reference-input"
       />
       <div className="compose-head">

@@ -3,6 +3,7 @@ import type { Draft } from '../../src-shared/draft';
 import { useStudio } from '../app/studio-context';
 import { useStudioQuery } from '../app/studio-queries';
 import { emptyDraft } from './compose-store';
+import { draftWriterFor } from './draft-writer';
 
 /** The saved drafts: start a new one, open one, or delete one other than the open draft. */
 export function DraftsMenu({
@@ -39,7 +40,11 @@ export function DraftsMenu({
               <button
                 type="button"
                 className="danger"
-                onClick={() => void studio.call('drafts.delete', { id: d.id }).then(() => drafts.refetch())}
+                onClick={() =>
+                  void draftWriterFor(studio)
+                    .remove(d.id)
+                    .then(() => drafts.refetch())
+                }
               >
                 {t('compose.deleteDraft')}
               </button>

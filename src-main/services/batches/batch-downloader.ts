@@ -14,6 +14,7 @@ import type { DownloadGate } from './download-gate';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
+import sharp from 'sharp';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -271,6 +272,15 @@ export class BatchDownloader {
             retryable: true,
           });
         }
+        // Item by item there is no ZIP CRC to check: decode every pixel, so a body with a good
+        // signature and junk after it never enters the library as a paid image.
+        if (!(await decodesWhole(data))) {
+          throw new StudioError({
+            code: 'STUDIO_IMAGE_INVALID',
+            message: `The image of ${item.custom_id} arrived damaged: it does not decode to the end.`,
+            retryable: true,
+          });
+        }
         const name = names.take(
           safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id),
           EXTENSION_OF_MIME[mime]!,
@@ -365,5 +375,15 @@ export class BatchDownloader {
       })),
       download: { source, downloadedAt: new Date().toISOString() },
     };
+  }
+}
+
+/** Whether an image decodes from its first byte to its last (sharp fails on truncated or corrupt data). */
+async function decodesWhole(data: Buffer): Promise<boolean> {
+  try {
+    await sharp(data, { failOn: 'truncated', limitInputPixels: false }).stats();
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 
 export interface ImportedTable {
   format: 'csv' | 'tsv' | 'xlsx' | 'json' | 'jsonl' | 'txt';
@@ -12,7 +13,9 @@ export interface ImportedTable {
 
 const MAX_ROWS = 10_000;
 
-function unreadable(name: string, why: string): StudioError {
+function unreadable(name: string, why: string, cause?: unknown): StudioError {
+  // The parser's own words help whoever reads the log, not the designer.
+  if (cause !== undefined) logCaught(`table import ${name}`, cause);
   return new StudioError({ code: 'STUDIO_IMPORT_UNREADABLE', message: `${name} could not be read: ${why}` });
 }
 
@@ -65,7 +68,7 @@ export async function readTable(name: string, data: Buffer): Promise<ImportedTab
     try {
       await workbook.xlsx.load(data as unknown as ArrayBuffer);
     } catch (err) {
-      throw unreadable(name, (err as Error).message);
+      throw unreadable(name, 'it is not an Excel workbook (.xlsx), or it is damaged', err);
     }
     const sheet = workbook.worksheets[0];
     if (!sheet) throw unreadable(name, 'the workbook has no sheet');
@@ -105,7 +108,7 @@ export async function readTable(name: string, data: Buffer): Promise<ImportedTab
     try {
       parsed = JSON.parse(text);
     } catch (err) {
-      throw unreadable(name, (err as Error).message);
+      throw unreadable(name, 'it is not valid JSON', err);
     }
     const list = Array.isArray(parsed)
       ? parsed
@@ -129,7 +132,8 @@ export async function readTable(name: string, data: Buffer): Promise<ImportedTab
   }
   const tsv = lower.endsWith('.tsv') || (!lower.endsWith('.csv') && text.split('\n', 1)[0]!.includes('\t'));
   const result = Papa.parse<string[]>(text, { delimiter: tsv ? '\t' : '', skipEmptyLines: 'greedy' });
-  if (result.errors.length && result.data.length === 0) throw unreadable(name, result.errors[0]!.message);
+  if (result.errors.length && result.data.length === 0)
+    throw unreadable(name, 'no rows could be read from it', result.errors[0]!.message);
   return fromGrid(tsv ? 'tsv' : 'csv', result.data);
 }
 

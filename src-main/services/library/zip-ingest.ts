@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { crc32, inflateRaw } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 import { zipErrorsSchema, zipManifestSchema, type ZipManifest } from '../gateway/batch-wire';
 import { EXTENSION_OF_MIME, sniffImageType } from './file-names';
 
@@ -59,13 +60,24 @@ const refuse = (message: string) =>
     retryable: true,
   });
 
+/**
+ * A refusal in words a designer can read. The parser's own text (yauzl's, zlib's, JSON's) goes to the
+ * log for whoever diagnoses it, never into the message on screen.
+ */
+function unreadable(context: string, err: unknown, words: string): StudioError {
+  logCaught(`zip-ingest ${context}`, err);
+  return refuse(words);
+}
+
 function openZip(file: string): Promise<ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(
       file,
       { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
       (err, zip) =>
-        err ? reject(refuse(`it cannot be read (${err.message}); it may be truncated`)) : resolve(zip),
+        err
+          ? reject(unreadable('open', err, 'it cannot be read as a ZIP archive; it may be cut short'))
+          : resolve(zip),
     ),
   );
 }
@@ -82,7 +94,7 @@ function readEntries(zip: ZipFile, limits: ZipLimits): Promise<Entry[]> {
       zip.readEntry();
     });
     zip.on('end', () => resolve(entries));
-    zip.on('error', (err: Error) => reject(refuse(err.message)));
+    zip.on('error', (err: Error) => reject(unreadable('entries', err, 'its list of files is damaged')));
     zip.readEntry();
   });
 }
@@ -116,7 +128,9 @@ function checkEntry(entry: Entry, limits: ZipLimits): void {
 function entryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) =>
-      err ? reject(refuse(`entry "${entry.fileName}": ${err.message}`)) : resolve(stream),
+      err
+        ? reject(unreadable('entry', err, `the file "${entry.fileName}" inside it cannot be read`))
+        : resolve(stream),
     ),
   );
 }
@@ -137,7 +151,7 @@ function parseJson<T>(text: string, name: string, parse: (v: unknown) => T): T {
   try {
     return parse(JSON.parse(text));
   } catch (err) {
-    throw refuse(`${name} is not valid (${(err as Error).message.slice(0, 200)})`);
+    throw unreadable(name, err, `${name} is not valid: damaged, or not in the gateway's form`);
   }
 }
 
@@ -268,8 +282,10 @@ async function readEntryData(fd: FileHandle, entry: Entry): Promise<Buffer> {
   try {
     return await inflateRawAsync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
   } catch (err) {
-    throw refuse(
-      `entry "${entry.fileName}" does not inflate to its announced size (${(err as Error).message})`,
+    throw unreadable(
+      'inflate',
+      err,
+      `the file "${entry.fileName}" inside it is damaged (it does not unpack to its stated size)`,
     );
   }
 }
