@@ -3,14 +3,18 @@ import { defineConfig } from 'electron-vite';
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { CONTENT_SECURITY_POLICY } from './src-main/web/web-host';
+import { IMAGE_SCHEME } from './src-shared/image-paths';
 
 /**
  * The built page carries the strict CSP the browser-mode server also sends as a header (minus
- * frame-ancestors, which only a header can carry), so the desktop window has it too.
+ * frame-ancestors, which only a header can carry), so the desktop window has it too. The desktop
+ * loads images from its own studio-image: scheme; browser mode's header still allows only 'self'
+ * (a page under both policies gets the stricter of the two).
  */
 function contentSecurityPolicy(): Plugin {
   const policy = CONTENT_SECURITY_POLICY.split('; ')
     .filter((d) => !d.startsWith('frame-ancestors'))
+    .map((d) => (d.startsWith('img-src ') ? `${d} ${IMAGE_SCHEME}:` : d))
     .join('; ');
   return {
     name: 'studio-csp',
@@ -47,6 +51,8 @@ export default defineConfig({
     plugins: [react(), contentSecurityPolicy()],
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the page unminified; minifying it more than halves what the window loads.
+      minify: true,
       rollupOptions: { input: resolve('src-renderer/index.html') },
     },
   },

@@ -46,6 +46,16 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
     { name: 'light.png', type: 'image/png', bytes: await pngBytes('#2b6cd9') },
   ]);
   await expect(page.locator('.shared-refs .ref-thumb img')).toHaveCount(2);
+  // Loaded by URL from the studio, not inlined as base64.
+  await expect
+    .poll(() =>
+      page
+        .locator('.shared-refs .ref-thumb img')
+        .first()
+        .evaluate((i: HTMLImageElement) => i.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  expect(await page.locator('.shared-refs .ref-thumb img[src^="data:"]').count()).toBe(0);
   await expect(page.locator('.compose.drop-active')).toHaveCount(0);
   await page.getByTestId('task-name').fill('Mugs on linen');
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
@@ -62,6 +72,17 @@ test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, d
   await expect(page.getByTestId('detail-status')).toHaveText('Completed', { timeout: 60_000 });
   await expect(page.getByTestId('detail-download')).toHaveText('In the library', { timeout: 60_000 });
   await expect(page.getByTestId('item-row-001').getByRole('img')).toBeVisible();
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('item-row-001')
+        .getByRole('img')
+        .evaluate((i: HTMLImageElement) => i.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  expect(await page.getByTestId('item-row-001').getByRole('img').getAttribute('src')).toMatch(
+    /^\/images\/batch-preview\//,
+  );
   const failed = page.getByTestId('item-row-005');
   await expect(failed).toContainText('SAFETY_BLOCKED');
   await expect(failed).toContainText('Refused under the provider’s content policy');
@@ -172,8 +193,8 @@ test.describe('with a slower gateway', () => {
     await page.getByTestId('submit-result').getByRole('button', { name: 'View batch' }).click();
     await expect(page.getByTestId('detail-status')).toHaveText(/Queued|Running/);
     // Cancel asks first, naming the hold it gives back.
-    page.once('dialog', (d) => void d.accept());
     await page.getByTestId('action-cancel').click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'OK' }).click();
     await expect(page.getByTestId('detail-status')).toHaveText('Cancelled', { timeout: 30_000 });
     await page.getByRole('button', { name: /All batches/ }).click();
     await page.getByTestId('filter-status').selectOption('cancelled');

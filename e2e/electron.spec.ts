@@ -79,6 +79,28 @@ test('the desktop window isolates the renderer and exposes only window.studio', 
   }
 });
 
+test('images load from the studio-image: scheme, never as base64', async () => {
+  const app = await launch(freshDataDir());
+  try {
+    const win = await opened(app);
+    const loaded = await win.evaluate(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 180;
+      canvas.getContext('2d')!.fillRect(0, 0, 320, 180);
+      const dataBase64 = canvas.toDataURL('image/png').split(',')[1]!;
+      const ref = await (window as any).studio.call('references.add', { name: 'wide.png', dataBase64 });
+      const img = new Image();
+      img.src = `studio-image://img/images/references/${ref.id}/thumb`;
+      await img.decode();
+      return { width: img.naturalWidth, height: img.naturalHeight };
+    });
+    expect(loaded).toEqual({ width: 256, height: 144 });
+  } finally {
+    await app.close();
+  }
+});
+
 test('a second launch brings the first window back and exits', async () => {
   const userData = freshDataDir();
   const app = await launch(userData);

@@ -50,6 +50,19 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   const cells = page.getByTestId('library-cell');
   await expect(page.getByTestId('library-count')).toContainText('24 of 24');
   await expect(cells.first().locator('img')).toBeVisible();
+  // Real images, loaded by URL (streamed and cached by the browser), never base64 in the page.
+  await expect
+    .poll(() =>
+      cells
+        .first()
+        .locator('img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  expect(await page.locator('[data-testid="library-cell"] img[src^="data:"]').count()).toBe(0);
+  expect(await page.locator('[data-testid="library-cell"] img').first().getAttribute('src')).toMatch(
+    /^\/images\/library\/[^/]+\/thumb\/256$/,
+  );
 
   await page.getByTestId('library-search').fill('lavender');
   await expect(page.getByTestId('library-count')).toContainText('8 of 24');
@@ -113,6 +126,11 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   // The lightbox shows the prompt, and moves on.
   await cells.nth(0).dblclick();
   await expect(page.getByTestId('lightbox-image')).toBeVisible();
+  await expect
+    .poll(() => page.getByTestId('lightbox-image').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+  expect(await page.getByTestId('lightbox-image').getAttribute('src')).toMatch(/\/original$/);
+  expect(await page.locator('[data-testid="lightbox"] img[src^="data:"]').count()).toBe(0);
   const firstPrompt = await page.getByTestId('lightbox-prompt').textContent();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('lightbox-prompt')).not.toHaveText(firstPrompt!);

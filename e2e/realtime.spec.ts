@@ -31,6 +31,9 @@ test('generate, edit twice in a chain, save to the library, and find the three i
     await expect(job).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
     await expect(job).toContainText(step);
     await expect(job.getByTestId(/^rt-image-/)).toBeVisible();
+    await expect
+      .poll(() => job.getByTestId(/^rt-image-/).evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
     if (i > 0) {
       // An edit shows what it was made from: the earlier result and its prompt.
       await expect(job.getByTestId('rt-source')).toContainText(`Edit of: ${steps[i - 1]}`);

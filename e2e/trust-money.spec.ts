@@ -29,15 +29,14 @@ async function gotoCompose(page: Page, studio: RunningStudio) {
   await expect(page.getByTestId('new-row')).toBeVisible();
 }
 
-/** Clicks, answers the confirmation the click raises, and returns what it asked. */
+/** Clicks, answers the confirmation the click raises (the studio's own dialog), and returns what it asked. */
 async function confirmAfter(page: Page, click: () => Promise<void>, accept: boolean): Promise<string> {
-  const dialog = page.waitForEvent('dialog');
-  // The click ends only once the dialog is answered.
-  const clicked = click();
-  const d = await dialog;
-  const message = d.message();
-  await (accept ? d.accept() : d.dismiss());
-  await clicked;
+  await click();
+  const dialog = page.getByRole('dialog', { name: 'Please confirm' });
+  await expect(dialog).toBeVisible();
+  const message = await dialog.getByTestId('confirm-message').innerText();
+  await dialog.getByRole('button', { name: accept ? 'OK' : 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
   return message;
 }
 

@@ -36,7 +36,6 @@ export const draftSchema = z.object({
   updatedAt: z.number().int().optional(),
 });
 export type Draft = z.infer<typeof draftSchema>;
-export type DraftInput = z.input<typeof draftSchema>;
 
 /** The references a row sends: the shared ones first, then its own, without repeats. */
 export function referencesOfItem(

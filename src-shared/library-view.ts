@@ -41,7 +41,6 @@ export const folderProblemSchema = z.enum([
   'IMAGES_MISSING',
   'REVIEW_DAMAGED',
 ]);
-export type FolderProblem = z.infer<typeof folderProblemSchema>;
 
 export const libraryResultSchema = z.object({
   root: z.string(),

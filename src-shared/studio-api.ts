@@ -19,7 +19,6 @@ import {
 } from './library-view';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
-import { studioErrorSchema } from './studio-error';
 
 const none = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1) }).strict();
@@ -100,9 +99,13 @@ export const studioMethods = {
   },
   'batches.retryFailed': { input: byId, output: submitResultSchema },
   'batches.costs': { input: none, output: costSummarySchema },
+  /**
+   * Makes an item's preview (from the library, or fetched from the gateway) and answers the image
+   * path it is then served at (src-shared/image-paths.ts): errors arrive here, with their codes.
+   */
   'batches.preview': {
     input: z.object({ id: z.string().min(1), customId: z.string().min(1) }).strict(),
-    output: z.object({ dataUrl: z.string(), source: z.enum(['library', 'gateway']) }),
+    output: z.object({ path: z.string(), source: z.enum(['library', 'gateway']) }),
   },
   /** Opens the batch's folder in the file manager (desktop); answers its path either way. */
   'batches.openFolder': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
@@ -144,11 +147,6 @@ export const studioMethods = {
   /** The library: every downloaded image, filtered, searched and sorted; works with no network. */
   'library.query': { input: libraryQuerySchema, output: libraryResultSchema },
   'library.detail': { input: byId, output: libraryDetailSchema },
-  'library.thumbnails': {
-    input: z.object({ ids: z.array(z.string()).max(400) }).strict(),
-    output: z.record(z.string(), z.string()),
-  },
-  'library.image': { input: byId, output: z.string() },
   /** Review marks, kept in each batch folder's review.json. */
   'library.mark': {
     input: z
@@ -184,16 +182,6 @@ export const studioMethods = {
   'realtime.generate': { input: realtimeGenerateSchema, output: realtimeJobSchema },
   'realtime.jobs': { input: none, output: z.array(realtimeJobSchema) },
   'realtime.cancel': { input: byId, output: realtimeJobSchema },
-  'realtime.image': {
-    input: z
-      .object({
-        id: z.string(),
-        which: z.enum(['result', 'input']).default('result'),
-        index: z.number().int().min(0).default(0),
-      })
-      .strict(),
-    output: z.string(),
-  },
   /** Saves a result into the library's Realtime collection; answers its library id. */
   'realtime.save': { input: byId, output: z.string() },
   /** Knowledge base: rows from a CSV (question,answer), checked against the token limits before upload. */
@@ -237,10 +225,6 @@ export const studioMethods = {
     output: kbSearchResultSchema,
   },
   'kb.history': { input: none, output: z.array(kbSearchResultSchema) },
-  'references.thumbnail': {
-    input: z.object({ reference: referenceImageSchema }).strict(),
-    output: z.string(),
-  },
   /** A smaller JPEG of an oversize reference image, made only when the user asks. */
   'references.downscale': {
     input: z.object({ reference: referenceImageSchema }).strict(),
@@ -277,9 +261,6 @@ export interface StudioApi {
   call<M extends StudioMethod>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   on<E extends StudioEvent>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
-
-/** How a failed call comes back over either host. */
-export const callFailureSchema = z.object({ error: studioErrorSchema });
 
 export function isStudioMethod(name: string): name is StudioMethod {
   return Object.prototype.hasOwnProperty.call(studioMethods, name);

@@ -11,6 +11,7 @@ import { createStudioServices, type StudioServices } from '../services/studio-se
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { applyAppMenu } from './app-menu';
+import { handleImageScheme, registerImageScheme } from './image-protocol';
 import { notifyFinishedBatches } from './batch-notifications';
 import { showBatchProgress } from './taskbar-progress';
 import { MIN_SIZE } from './window-bounds';
@@ -124,6 +125,7 @@ async function start(): Promise<void> {
     },
   });
   const live = services;
+  handleImageScheme(live.images);
 
   applyAppSecurity(RENDERER_INDEX, (url) =>
     isAllowedExternalUrl(
@@ -170,6 +172,7 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  registerImageScheme();
   // A second launch (a double click on the icon again) brings this one forward and then quits.
   app.on('second-instance', () => showMainWindow());
   app.whenReady().then(start, (err: unknown) => {

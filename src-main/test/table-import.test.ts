@@ -1,6 +1,11 @@
-import ExcelJS from 'exceljs';
+import { strToU8, zipSync } from 'fflate';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { draftToCsv, readTable } from '../services/drafts/table-import';
+
+/** Workbooks written once by ExcelJS 4.4, as a spreadsheet program saves them. */
+const workbook = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name));
 
 describe('reading prompt tables', () => {
   it('reads CSV with a header, quotes, a BOM and Chinese', async () => {
@@ -29,13 +34,8 @@ describe('reading prompt tables', () => {
   });
 
   it('reads XLSX, JSON and JSONL', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Prompts');
-    sheet.addRow(['prompt', 'custom_id']);
-    sheet.addRow(['A vase', 'v1']);
-    sheet.addRow(['一只碗', 'b1']);
-    const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
-    const fromXlsx = await readTable('p.xlsx', xlsx);
+    // A sheet Prompts with rows: prompt | custom_id, A vase | v1, 一只碗 | b1.
+    const fromXlsx = await readTable('p.xlsx', workbook('prompts.xlsx'));
     expect(fromXlsx).toMatchObject({
       format: 'xlsx',
       columns: ['prompt', 'custom_id'],
@@ -61,6 +61,20 @@ describe('reading prompt tables', () => {
     ]);
   });
 
+  it('reads the first sheet of XLSX as the cells show: rich text, links, formulas, numbers, gaps', async () => {
+    // Sheet Mixed (then a sheet Notes): custom_id | prompt | output_count; r1 | "A teapot" in two
+    // styles | 2; r2 | "A lamp" linked | =1+2 saved as 3; an empty row; r3 | 一只杯 | (empty);
+    // r4 | (empty) | 1.5.
+    const table = await readTable('mixed.xlsx', workbook('mixed-cells.xlsx'));
+    expect(table).toMatchObject({ format: 'xlsx', columns: ['custom_id', 'prompt', 'output_count'] });
+    expect(table.rows).toEqual([
+      ['r1', 'A teapot', '2'],
+      ['r2', 'A lamp', '3'],
+      ['r3', '一只杯', ''],
+      ['r4', '', '1.5'],
+    ]);
+  });
+
   it('explains a broken file instead of crashing', async () => {
     await expect(readTable('p.json', Buffer.from('{nope'))).rejects.toMatchObject({
       code: 'STUDIO_IMPORT_UNREADABLE',
@@ -69,6 +83,12 @@ describe('reading prompt tables', () => {
       code: 'STUDIO_IMPORT_UNREADABLE',
     });
     await expect(readTable('p.xlsx', Buffer.from('PK not really'))).rejects.toMatchObject({
+      code: 'STUDIO_IMPORT_UNREADABLE',
+      message: expect.stringContaining('not an Excel workbook'),
+    });
+    // A ZIP, as an .xlsx is, but without a workbook in it.
+    const notWorkbook = Buffer.from(zipSync({ 'readme.txt': strToU8('hello') }));
+    await expect(readTable('p.xlsx', notWorkbook)).rejects.toMatchObject({
       code: 'STUDIO_IMPORT_UNREADABLE',
       message: expect.stringContaining('not an Excel workbook'),
     });

@@ -7,7 +7,8 @@ import { logCaught } from '../services/log/studio-log';
 import type { StudioServices } from '../services/studio-services';
 
 export interface WebHostOptions {
-  services: Pick<StudioServices, 'dispatch' | 'events'> & Partial<Pick<StudioServices, 'downloads'>>;
+  services: Pick<StudioServices, 'dispatch' | 'events'> &
+    Partial<Pick<StudioServices, 'downloads' | 'images'>>;
   rendererDir: string;
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
@@ -132,27 +133,41 @@ const HTTP_STATUS_OF: Record<string, number> = { STUDIO_INVALID_INPUT: 400, STUD
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const rendererRoot = resolve(options.rendererDir);
+  // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
+  // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
+  const imageSecret = randomBytes(24).toString('base64url');
+  let imageCookie = '';
   let origin = '';
   let allowedHosts: string[] = [];
 
-  async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  function bearerOf(req: IncomingMessage): string | undefined {
     const auth = req.headers.authorization;
-    const given = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
-    if (!sameToken(given, token))
-      return refuse(res, 401, 'STUDIO_UNAUTHORIZED', 'This call needs the token of this run.');
+    return auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+  }
+
+  /** A request from a foreign origin or to a foreign Host (a DNS-rebinding page) is refused, with any credential. */
+  function refusedForeign(req: IncomingMessage, res: ServerResponse): boolean {
     const requestOrigin = req.headers.origin;
     if (requestOrigin !== undefined && !allowedHosts.some((h) => requestOrigin === `http://${h}`)) {
-      return refuse(res, 403, 'STUDIO_FOREIGN_ORIGIN', 'Calls from other origins are refused.');
+      refuse(res, 403, 'STUDIO_FOREIGN_ORIGIN', 'Calls from other origins are refused.');
+      return true;
     }
     if (!allowedHosts.includes(String(req.headers.host))) {
-      return refuse(
-        res,
-        403,
-        'STUDIO_FOREIGN_HOST',
-        'Calls must address the studio by its loopback address.',
-      );
+      refuse(res, 403, 'STUDIO_FOREIGN_HOST', 'Calls must address the studio by its loopback address.');
+      return true;
     }
+    return false;
+  }
 
+  async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (!sameToken(bearerOf(req), token))
+      return refuse(res, 401, 'STUDIO_UNAUTHORIZED', 'This call needs the token of this run.');
+    if (refusedForeign(req, res)) return;
+
+    if (path === '/api/session' && req.method === 'POST') {
+      res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
+      return json(res, 200, { result: true });
+    }
     if (path === '/api/events' && req.method === 'GET') return events(req, res);
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
     if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId);
@@ -202,6 +217,34 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       options.services.downloads?.finished(prepared);
     });
     file.pipe(res);
+  }
+
+  /** GET /images/…: the same image paths as the desktop's studio-image: scheme, with the session cookie. */
+  async function image(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const cookie = /(?:^|;\s*)([^=;\s]+)=([^;]*)/g;
+    let given: string | undefined;
+    for (const m of String(req.headers.cookie ?? '').matchAll(cookie)) if (m[1] === imageCookie) given = m[2];
+    if (!sameToken(given, imageSecret) && !sameToken(bearerOf(req), token))
+      return refuse(res, 401, 'STUDIO_UNAUTHORIZED', 'Images need the session of this run.');
+    if (refusedForeign(req, res)) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Images are read with GET.');
+    if (!options.services.images)
+      return refuse(res, 404, 'STUDIO_IMAGE_NOT_FOUND', 'There is no such image.');
+    const answer = await options.services.images.answer({
+      path,
+      ifNoneMatch: req.headers['if-none-match'],
+    });
+    if ('code' in answer) return refuse(res, answer.status, answer.code, answer.message);
+    res.writeHead(answer.status, { ...answer.headers, 'x-content-type-options': 'nosniff' });
+    if (answer.status === 304 || req.method === 'HEAD') return void res.end();
+    const body = answer.body();
+    body.on('error', (err) => {
+      logCaught(`image ${path}`, err);
+      res.destroy();
+    });
+    res.on('close', () => body.destroy());
+    body.pipe(res);
   }
 
   function events(req: IncomingMessage, res: ServerResponse): void {
@@ -267,6 +310,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.writeHead(400).end();
       return;
     }
+    if (path.startsWith('/images/')) {
+      // The raw path: ids are percent-encoded segments, decoded one by one by the image routes.
+      const rawPath = (req.url ?? '/').split('?')[0]!;
+      image(req, res, rawPath).catch((err: unknown) => {
+        logCaught(`web host image`, err);
+        if (!res.headersSent) refuse(res, 500, 'STUDIO_INTERNAL', 'The studio failed to answer.');
+        else res.destroy();
+      });
+      return;
+    }
     if (path === '/api' || path.startsWith('/api/')) {
       api(req, res, path).catch((err: unknown) => {
         logCaught(`web host ${path}`, err);
@@ -290,6 +343,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const port = (server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  // Cookies ignore ports: each run's name is its own, so two studios on one machine never clash.
+  imageCookie = `studio_images_${port}`;
   return {
     url: `${origin}/#token=${token}`,
     origin,

@@ -1,28 +1,40 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BatchesScreen } from '../batches/BatchesScreen';
 import { useLiveBatches } from '../batches/use-live-batches';
-import { ComposeScreen } from '../compose/ComposeScreen';
 import { applyLanguage } from '../i18n/i18n';
-import { KnowledgeBaseScreen } from '../kb/KnowledgeBaseScreen';
-import { LibraryScreen } from '../library/LibraryScreen';
-import { RealtimeScreen } from '../realtime/RealtimeScreen';
-import { SettingsScreen } from '../settings/SettingsScreen';
+import { ConfirmHost } from '../shell/ConfirmHost';
 import { ScreenErrorBoundary } from '../shell/ScreenErrorBoundary';
+import { ShortcutsHost } from '../shell/ShortcutsHost';
 import { Sidebar } from '../shell/Sidebar';
 import { TopBar } from '../shell/TopBar';
 import { useNavigation, type Screen } from './navigation-store';
 import { useLiveStudioState, useStudioQuery } from './studio-queries';
 import { useAppliedTheme } from './theme';
 
-const SCREEN_COMPONENTS: Record<Screen, () => React.JSX.Element> = {
-  compose: ComposeScreen,
-  batches: BatchesScreen,
-  library: LibraryScreen,
-  realtime: RealtimeScreen,
-  kb: KnowledgeBaseScreen,
-  settings: SettingsScreen,
+/** A screen's code as its own chunk, fetched the first time the screen shows. */
+function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+// Each screen is a chunk of its own, so the window opens with only the shell and the first screen.
+const SCREEN_COMPONENTS: Record<Screen, ComponentType> = {
+  compose: lazyScreen(() => import('../compose/ComposeScreen'), 'ComposeScreen'),
+  batches: lazyScreen(() => import('../batches/BatchesScreen'), 'BatchesScreen'),
+  library: lazyScreen(() => import('../library/LibraryScreen'), 'LibraryScreen'),
+  realtime: lazyScreen(() => import('../realtime/RealtimeScreen'), 'RealtimeScreen'),
+  kb: lazyScreen(() => import('../kb/KnowledgeBaseScreen'), 'KnowledgeBaseScreen'),
+  settings: lazyScreen(() => import('../settings/SettingsScreen'), 'SettingsScreen'),
 };
+
+/** Shown, and announced, for the moment a screen's chunk takes to arrive. */
+function ScreenLoading() {
+  const { t } = useTranslation();
+  return (
+    <p className="muted" role="status" data-testid="screen-loading">
+      {t('common.loading')}
+    </p>
+  );
+}
 
 export function App() {
   const { t } = useTranslation();
@@ -56,11 +68,16 @@ export function App() {
       <div className="workspace">
         <TopBar />
         <main id="main" tabIndex={-1}>
+          {/* Inside the boundary, so a chunk that cannot load shows as that screen failing. */}
           <ScreenErrorBoundary screen={screen}>
-            <Current />
+            <Suspense fallback={<ScreenLoading />}>
+              <Current />
+            </Suspense>
           </ScreenErrorBoundary>
         </main>
       </div>
+      <ShortcutsHost />
+      <ConfirmHost />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import type {
   StudioMethod,
 } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
+import { followEventStream } from './event-stream';
 
 declare global {
   interface Window {
@@ -37,44 +38,38 @@ export function createHttpStudio(token: string): StudioApi {
   const listeners = new Map<string, Set<Listener>>();
   let markReady: () => void = () => undefined;
   // Calls wait (briefly) for the event stream, so no event a call causes can be missed.
-  const ready = Promise.race([
+  const streaming = Promise.race([
     new Promise<void>((resolve) => (markReady = resolve)),
     new Promise<void>((resolve) => setTimeout(resolve, 3000)),
   ]);
+  // An <img> cannot send the token: this call trades it for the HttpOnly cookie that image
+  // requests carry. Calls wait for it, so no image is asked for before it is set.
+  const session = fetch('/api/session', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  }).catch(() => undefined);
+  const ready = Promise.all([streaming, session]);
 
-  async function stream(): Promise<void> {
-    let delay = 500;
-    for (;;) {
+  void followEventStream({
+    url: '/api/events',
+    headers: { authorization: `Bearer ${token}` },
+    onOpen: () => {
+      markReady();
+      window.dispatchEvent(new Event(RECONNECTED_EVENT));
+    },
+    onEvent: ({ event, data }) => {
+      const wanted = event ? listeners.get(event) : undefined;
+      if (!wanted?.size) return;
+      let payload: unknown;
       try {
-        const res = await fetch('/api/events', { headers: { authorization: `Bearer ${token}` } });
-        if (!res.ok || !res.body) throw new Error(`events answered ${res.status}`);
-        delay = 500;
-        markReady();
-        window.dispatchEvent(new Event(RECONNECTED_EVENT));
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const event = /^event: (.+)$/m.exec(block)?.[1];
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (event && data) for (const l of listeners.get(event) ?? []) l(JSON.parse(data));
-          }
-        }
+        payload = JSON.parse(data);
       } catch {
-        // The studio restarted or the network blinked: reconnect with backoff.
+        // An event that does not parse is dropped alone; the stream and the events after it go on.
+        return;
       }
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 5000);
-    }
-  }
-
-  void stream();
+      for (const l of wanted) l(payload);
+    },
+  });
   return {
     async call<M extends StudioMethod>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
       await ready;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
+import { confirmAction } from '../shell/confirm-store';
 import { useMoney } from './money';
 
 /**
@@ -42,14 +43,15 @@ export function BatchActions({
         {!b.terminal && (
           <button
             type="button"
-            onClick={() =>
-              window.confirm(
+            onClick={async () => {
+              const yes = await confirmAction(
                 t(b.status === 'queued' ? 'batches.confirmCancelQueued' : 'batches.confirmCancelRunning', {
                   name: b.taskName || b.id,
                   hold: money(b.holdAmount),
                 }),
-              ) && void act('cancel', () => studio.call('batches.cancel', { id }))
-            }
+              );
+              if (yes) await act('cancel', () => studio.call('batches.cancel', { id }));
+            }}
             disabled={busy === 'cancel'}
             data-testid="action-cancel"
           >
@@ -71,14 +73,14 @@ export function BatchActions({
             type="button"
             disabled={busy === 'download'}
             data-testid="action-download-again"
-            onClick={() => {
+            onClick={async () => {
               if (
-                !window.confirm(
+                !(await confirmAction(
                   t('batches.confirmDownloadAgain', {
                     name: b.taskName || b.id,
                     count: b.download.images ?? 0,
                   }),
-                )
+                ))
               )
                 return;
               setRedownloaded(undefined);
@@ -121,10 +123,10 @@ export function BatchActions({
           <button
             type="button"
             className="danger"
-            onClick={() =>
-              window.confirm(t('batches.confirmDeleteOutputs', { name: b.taskName })) &&
-              void act('outputs', () => studio.call('batches.deleteOutputs', { id }))
-            }
+            onClick={async () => {
+              if (await confirmAction(t('batches.confirmDeleteOutputs', { name: b.taskName })))
+                await act('outputs', () => studio.call('batches.deleteOutputs', { id }));
+            }}
           >
             {t('batches.deleteOutputs')}
           </button>
@@ -133,9 +135,9 @@ export function BatchActions({
           <button
             type="button"
             className="danger"
-            onClick={() => {
-              if (!window.confirm(t('batches.confirmDeleteRecord', { name: b.taskName }))) return;
-              const deleteLocalFiles = inLibrary && window.confirm(t('batches.deleteLocalToo'));
+            onClick={async () => {
+              if (!(await confirmAction(t('batches.confirmDeleteRecord', { name: b.taskName })))) return;
+              const deleteLocalFiles = inLibrary && (await confirmAction(t('batches.deleteLocalToo')));
               void act('record', async () => {
                 await studio.call('batches.deleteRecord', { id, deleteLocalFiles });
                 go('batches');

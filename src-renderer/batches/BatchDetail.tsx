@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchView } from '../../src-shared/batch-view';
 import { StudioError } from '../../src-shared/studio-error';
+import { imageUrl } from '../app/image-url';
 import { useNavigation } from '../app/navigation-store';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice, useExplain } from '../shell/ErrorNotice';
@@ -42,7 +43,7 @@ function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   return (
     <img
       className="item-preview"
-      src={preview.data.dataUrl}
+      src={imageUrl(preview.data.path)}
       alt={t('batches.previewOf', { id: item.customId })}
       data-testid={`preview-${item.customId}`}
     />

@@ -9,6 +9,8 @@ import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { COMPOSE_SCREEN_SHORTCUTS } from '../shell/shortcuts';
+import { useScreenShortcuts } from '../shell/use-screen-shortcuts';
 import { emptyDraft, useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { DraftsMenu } from './DraftsMenu';
@@ -21,6 +23,14 @@ import { imageFiles, uploadReferences } from './reference-upload';
 import { TemplateDialog } from './TemplateDialog';
 import { TotalsBar } from './TotalsBar';
 import { useDraftSubmission } from './use-draft-submission';
+
+/** Whether a key event is for the grid's undo: not in a dialog, nor in a text field outside the grid. */
+function belongsToGrid(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return true;
+  if (target.closest('dialog')) return false;
+  const field = target.matches('input, textarea, select, [contenteditable="true"]');
+  return !field || target.closest('.prompt-grid') !== null;
+}
 
 /** Saves the draft shortly after each change, so a crash or a restart never loses a grid. */
 function useAutosave(draft: Draft | null): 'saved' | 'saving' {
@@ -93,20 +103,13 @@ export function ComposeScreen() {
     if (draft && !draft.model && models.data?.[0]) change((d) => ({ ...d, model: models.data![0]! }));
   }, [draft, models.data, change]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
-      if (e.key === 'z' && !e.shiftKey) {
-        e.preventDefault();
-        undo();
-      } else if ((e.key === 'z' && e.shiftKey) || e.key === 'y' || e.key === 'Z') {
-        e.preventDefault();
-        redo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [undo, redo]);
+  // The grid's undo, from anywhere on the screen but a dialog or a text field outside the grid:
+  // there Ctrl+Z is the field's own undo.
+  useScreenShortcuts(
+    COMPOSE_SCREEN_SHORTCUTS,
+    { undo, redo },
+    { inTextFields: true, ignore: (e) => !belongsToGrid(e.target) },
+  );
 
   const addFiles = useCallback(
     async (files: File[], row?: number) => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../shell/Dialog';
+import { Modal } from '../shell/Modal';
 import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
@@ -83,7 +83,7 @@ export function ImportDialog({
   );
 
   return (
-    <Dialog title={t('importer.title')} onClose={onClose}>
+    <Modal title={t('importer.title')} onClose={onClose}>
       <label className="field">
         <span>{t('importer.chooseFile')}</span>
         <input
@@ -142,6 +142,6 @@ export function ImportDialog({
           {t('common.cancel')}
         </button>
       </div>
-    </Dialog>
+    </Modal>
   );
 }

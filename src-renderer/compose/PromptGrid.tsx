@@ -13,6 +13,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
 import type { DraftIssue } from '../../src-shared/draft-rules';
+import { keyHandler, PROMPT_GRID_SHORTCUTS } from '../shell/shortcuts';
 import { draftActions } from './draft-actions';
 import { ReferenceThumb } from './ReferenceThumb';
 
@@ -265,55 +266,54 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
     [change, draft.items],
   );
 
+  // Cell navigation stays a handler on the focused grid (it needs the cell the key came from), built
+  // from the same list the `?` overlay shows. A handler returning false leaves the key to the field.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
     const row = Number(target.dataset.row);
     const col = target.dataset.col as Column | undefined;
     if (!col || Number.isNaN(row)) return;
-    const mod = e.ctrlKey || e.metaKey;
     const last = draft.items.length - 1;
     const inPrompt = target instanceof HTMLTextAreaElement;
     const caret = inPrompt ? (target as HTMLTextAreaElement) : undefined;
-    if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-      e.preventDefault();
-      const by = e.key === 'ArrowUp' ? -1 : 1;
+    const moveRow = (by: number) => {
       if (row + by < 0 || row + by > last) return;
       change(draftActions.moveRow(row, by));
       focusCell(row + by, col);
-    } else if (mod && e.key === 'Enter') {
-      e.preventDefault();
-      change(draftActions.insertPrompts(row + 1, ['']));
-      focusCell(row + 1, 'prompt');
-    } else if (mod && (e.key === 'd' || e.key === 'D')) {
-      e.preventDefault();
-      change(draftActions.duplicateRow(row));
-      focusCell(row + 1, col);
-    } else if (mod && e.shiftKey && (e.key === 'Delete' || e.key === 'Backspace')) {
-      e.preventDefault();
-      change(draftActions.removeRow(row));
-      if (last > 0) focusCell(Math.min(row, last - 1), col);
-    } else if (
-      e.key === 'ArrowUp' &&
-      row > 0 &&
-      (!caret || !caret.value.slice(0, caret.selectionStart ?? 0).includes('\n'))
-    ) {
-      e.preventDefault();
-      focusCell(row - 1, col);
-    } else if (
-      e.key === 'ArrowDown' &&
-      row < last &&
-      (!caret || !caret.value.slice(caret.selectionEnd ?? 0).includes('\n'))
-    ) {
-      e.preventDefault();
-      focusCell(row + 1, col);
-    } else if (e.key === 'Enter' && !inPrompt && row < last) {
-      e.preventDefault();
-      focusCell(row + 1, col);
-    } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && !inPrompt && mod) {
-      e.preventDefault();
-      const next = COLUMNS[COLUMNS.indexOf(col) + (e.key === 'ArrowLeft' ? -1 : 1)];
-      if (next) focusCell(row, next);
-    }
+    };
+    keyHandler(PROMPT_GRID_SHORTCUTS, {
+      moveRow: (k) => moveRow(k.key === 'ArrowUp' ? -1 : 1),
+      addRow: () => {
+        change(draftActions.insertPrompts(row + 1, ['']));
+        focusCell(row + 1, 'prompt');
+      },
+      duplicateRow: () => {
+        change(draftActions.duplicateRow(row));
+        focusCell(row + 1, col);
+      },
+      removeRow: () => {
+        change(draftActions.removeRow(row));
+        if (last > 0) focusCell(Math.min(row, last - 1), col);
+      },
+      rowUp: () => {
+        if (row <= 0 || (caret && caret.value.slice(0, caret.selectionStart ?? 0).includes('\n')))
+          return false;
+        focusCell(row - 1, col);
+      },
+      rowDown: () => {
+        if (row >= last || (caret && caret.value.slice(caret.selectionEnd ?? 0).includes('\n'))) return false;
+        focusCell(row + 1, col);
+      },
+      enterDown: () => {
+        if (inPrompt || row >= last) return false;
+        focusCell(row + 1, col);
+      },
+      column: (k) => {
+        if (inPrompt) return false;
+        const next = COLUMNS[COLUMNS.indexOf(col) + (k.key === 'ArrowLeft' ? -1 : 1)];
+        if (next) focusCell(row, next);
+      },
+    })(e);
   };
 
   const onNewRowPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {

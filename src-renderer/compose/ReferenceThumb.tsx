@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReferenceImage } from '../../src-shared/draft';
-import { useStudioQuery } from '../app/studio-queries';
+import { imagePaths } from '../../src-shared/image-paths';
+import { imageUrl } from '../app/image-url';
 
 export function ReferenceThumb({
   reference,
@@ -10,11 +12,15 @@ export function ReferenceThumb({
   onRemove?: () => void;
 }) {
   const { t } = useTranslation();
-  const thumb = useStudioQuery('references.thumbnail', { reference });
+  const [broken, setBroken] = useState(false);
   return (
     <span className="ref-thumb" title={`${reference.name} · ${Math.round(reference.bytes / 1024)} KB`}>
-      {thumb.data ? (
-        <img src={thumb.data} alt={reference.name} />
+      {!broken ? (
+        <img
+          src={imageUrl(imagePaths.referenceThumb(reference.id))}
+          alt={reference.name}
+          onError={() => setBroken(true)}
+        />
       ) : (
         <span className="ref-placeholder" aria-hidden="true" />
       )}

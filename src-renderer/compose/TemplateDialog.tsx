@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../shell/Dialog';
+import { Modal } from '../shell/Modal';
 import {
   expandTemplate,
   templateCount,
@@ -28,7 +28,7 @@ export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): v
   const count = template.trim() ? templateCount(lists, names, mode) : 0;
 
   return (
-    <Dialog title={t('templater.title')} onClose={onClose}>
+    <Modal title={t('templater.title')} onClose={onClose}>
       <label className="field">
         <span>{t('templater.template')}</span>
         <input
@@ -84,6 +84,6 @@ export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): v
           {t('common.cancel')}
         </button>
       </div>
-    </Dialog>
+    </Modal>
   );
 }

@@ -8,6 +8,7 @@ import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { useStudioQuery } from '../app/studio-queries';
+import { confirmAction } from '../shell/confirm-store';
 import { useAgo } from './time-ago';
 
 export interface DraftSubmission {
@@ -45,7 +46,7 @@ export function useDraftSubmission(draft: Draft | null): DraftSubmission {
     const before = await studio.call('batches.lastSent', { fingerprint }).catch(() => lastSent.data ?? null);
     if (
       before &&
-      !window.confirm(t('compose.confirmResend', { name: before.taskName, ago: ago(before.sentAt) }))
+      !(await confirmAction(t('compose.confirmResend', { name: before.taskName, ago: ago(before.sentAt) })))
     )
       return;
     setSubmitting(true);

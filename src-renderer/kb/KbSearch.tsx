@@ -5,6 +5,7 @@ import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { KB_SEARCH_SHORTCUTS, keyHandler } from '../shell/shortcuts';
 
 /** The search tester: a conversation (only its last entry is searched), threshold, limit and history. */
 export function SearchSection() {
@@ -64,7 +65,7 @@ export function SearchSection() {
             value={draft}
             placeholder={t('kb.promptPlaceholder')}
             onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => e.key === 'Enter' && void search()}
+            onKeyDown={keyHandler(KB_SEARCH_SHORTCUTS, { search: () => void search() })}
             data-testid="kb-query"
           />
         </label>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryImage } from '../../src-shared/library-view';
-import { useStudioQuery } from '../app/studio-queries';
+import { imagePaths } from '../../src-shared/image-paths';
+import { imageUrl } from '../app/image-url';
+import { Modal } from '../shell/Modal';
 
 function Full({
   item,
@@ -12,11 +14,14 @@ function Full({
   className?: string;
   style?: React.CSSProperties;
 }) {
-  const image = useStudioQuery('library.image', { id: item.id });
-  return image.data ? (
-    <img src={image.data} alt={item.prompt} className={className} style={style} draggable={false} />
-  ) : (
-    <span className="thumb-placeholder" />
+  return (
+    <img
+      src={imageUrl(imagePaths.libraryOriginal(item.id))}
+      alt={item.prompt}
+      className={className}
+      style={style}
+      draggable={false}
+    />
   );
 }
 
@@ -26,13 +31,11 @@ export function CompareView({ items, onClose }: { items: LibraryImage[]; onClose
   const [mode, setMode] = useState<'side' | 'slider'>('side');
   const [split, setSplit] = useState(50);
   return (
-    <div
+    <Modal
       className="lightbox compare"
-      role="dialog"
-      aria-modal="true"
-      aria-label={t('library.compareTitle', { count: items.length })}
-      data-testid="compare"
-      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      label={t('library.compareTitle', { count: items.length })}
+      onClose={onClose}
+      testId="compare"
     >
       <div className="compare-bar actions">
         <strong>{t('library.compareTitle', { count: items.length })}</strong>
@@ -53,7 +56,7 @@ export function CompareView({ items, onClose }: { items: LibraryImage[]; onClose
             {t('library.slider')}
           </button>
         )}
-        <button type="button" onClick={onClose} autoFocus>
+        <button type="button" onClick={onClose} data-autofocus>
           {t('library.close')}
         </button>
       </div>
@@ -85,6 +88,6 @@ export function CompareView({ items, onClose }: { items: LibraryImage[]; onClose
           />
         </div>
       )}
-    </div>
+    </Modal>
   );
 }

@@ -10,12 +10,14 @@ import { queryKey, useStudioQuery } from '../app/studio-queries';
 import { emptyDraft, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { askForText } from '../shell/confirm-store';
+import { GALLERY_SHORTCUTS, keyHandler } from '../shell/shortcuts';
 import { CompareView } from './CompareView';
 import { downloadPreparedExport } from './export-download';
 import { LibraryProblems } from './LibraryProblems';
+import { GalleryThumb } from './GalleryThumb';
 import { Lightbox } from './Lightbox';
 import { StarRating } from './StarRating';
-import { useThumbnails } from './thumbnail-store';
 
 const CELL = 212;
 type Change = { mark?: 'picked' | 'rejected' | null; stars?: number };
@@ -26,12 +28,12 @@ function Cell({
   focused,
   onClick,
   onOpen,
-  url,
+  scrolling,
 }: {
   item: LibraryImage;
   selected: boolean;
   focused: boolean;
-  url?: string;
+  scrolling: boolean;
   onClick(e: React.MouseEvent): void;
   onOpen(): void;
 }) {
@@ -49,11 +51,7 @@ function Cell({
       data-mark={item.mark ?? ''}
       data-stars={item.stars}
     >
-      {url ? (
-        <img src={url} alt={item.prompt} loading="lazy" draggable={false} />
-      ) : (
-        <span className="thumb-placeholder" />
-      )}
+      <GalleryThumb item={item} scrolling={scrolling} />
       <span className="lib-caption">{item.prompt}</span>
       <span className="lib-badges">
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}
@@ -82,7 +80,6 @@ export function LibraryScreen() {
   const [error, setError] = useState<StudioError>();
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(1000);
-  const thumbs = useThumbnails();
 
   useEffect(() => {
     const timer = setTimeout(() => setQuery((q) => ({ ...q, search: searchText || undefined })), 150);
@@ -108,14 +105,10 @@ export function LibraryScreen() {
     getScrollElement: () => scroller.current,
     estimateSize: () => CELL,
     overscan: 3,
+    // Thumbnails not yet seen load once scrolling pauses this long (see GalleryThumb).
+    isScrollingResetDelay: 60,
   });
   const visible = virtualizer.getVirtualItems();
-  useEffect(() => {
-    const ids = visible.flatMap((row) =>
-      items.slice(row.index * columns, row.index * columns + columns).map((i) => i.id),
-    );
-    thumbs.want(studio, ids);
-  }, [visible, items, columns, studio, thumbs]);
 
   /** Marks go to disk; the list shows them at once. */
   function mark(ids: string[], change: Change) {
@@ -154,25 +147,31 @@ export function LibraryScreen() {
     virtualizer.scrollToIndex(Math.floor(next / columns));
   }
 
+  /** Where an arrow, Home or End takes the focus in the gallery. */
+  const destination = (key: string) =>
+    ({
+      ArrowRight: focus + 1,
+      ArrowLeft: focus - 1,
+      ArrowDown: focus + columns,
+      ArrowUp: focus - columns,
+      Home: 0,
+      End: items.length - 1,
+    })[key] ?? focus;
+
+  // Built from the list the `?` overlay shows.
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!items.length) return;
-    const key = e.key.toLowerCase();
-    const mod = e.ctrlKey || e.metaKey;
-    if (key === 'arrowright') moveFocus(focus + 1, e.shiftKey);
-    else if (key === 'arrowleft') moveFocus(focus - 1, e.shiftKey);
-    else if (key === 'arrowdown') moveFocus(focus + columns, e.shiftKey);
-    else if (key === 'arrowup') moveFocus(focus - columns, e.shiftKey);
-    else if (key === 'home') moveFocus(0, e.shiftKey);
-    else if (key === 'end') moveFocus(items.length - 1, e.shiftKey);
-    else if (mod && key === 'a') setSelected(new Set(items.map((i) => i.id)));
-    else if (key === 'escape') setSelected(new Set());
-    else if (key === 'enter') setLightbox(focus);
-    else if (!mod && key === 'p') mark(targets(), { mark: 'picked' });
-    else if (!mod && key === 'x') mark(targets(), { mark: 'rejected' });
-    else if (!mod && key === 'u') mark(targets(), { mark: null, stars: 0 });
-    else if (!mod && /^[0-5]$/.test(key)) mark(targets(), { stars: Number(key) });
-    else return;
-    e.preventDefault();
+    keyHandler(GALLERY_SHORTCUTS, {
+      move: (k) => moveFocus(destination(k.key), false),
+      extend: (k) => moveFocus(destination(k.key), true),
+      selectAll: () => setSelected(new Set(items.map((i) => i.id))),
+      clearSelection: () => setSelected(new Set()),
+      openLightbox: () => setLightbox(focus),
+      pick: () => mark(targets(), { mark: 'picked' }),
+      reject: () => mark(targets(), { mark: 'rejected' }),
+      unmark: () => mark(targets(), { mark: null, stars: 0 }),
+      stars: (k) => mark(targets(), { stars: Number(k.key) }),
+    })(e);
   };
 
   function clickCell(index: number, e: React.MouseEvent) {
@@ -206,7 +205,7 @@ export function LibraryScreen() {
   }
 
   async function exportFolder() {
-    const folder = window.prompt(t('library.exportFolderPrompt'));
+    const folder = await askForText(t('library.exportFolderPrompt'));
     if (!folder) return;
     try {
       const out = await studio.call('library.exportFolder', { ids: targets(), folder });
@@ -415,11 +414,11 @@ export function LibraryScreen() {
                   <Cell
                     key={item.id}
                     item={item}
-                    url={thumbs.urls[item.id]}
                     selected={selected.has(item.id)}
                     focused={index === focus}
                     onClick={(e) => clickCell(index, e)}
                     onOpen={() => setLightbox(index)}
+                    scrolling={virtualizer.isScrolling}
                   />
                 );
               })}

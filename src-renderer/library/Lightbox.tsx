@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryImage } from '../../src-shared/library-view';
+import { imagePaths } from '../../src-shared/image-paths';
+import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
+import { Modal } from '../shell/Modal';
+import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
 import { StarRating } from './StarRating';
 
 interface Props {
@@ -17,45 +21,39 @@ interface Props {
 export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }: Props) {
   const { t } = useTranslation();
   const item = items[index]!;
-  const image = useStudioQuery('library.image', { id: item.id });
   const detail = useStudioQuery('library.detail', { id: item.id });
   const [zoom, setZoom] = useState(1);
   const [pan, setPan] = useState({ x: 0, y: 0 });
   const drag = useRef<{ x: number; y: number } | undefined>(undefined);
-  const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     setZoom(1);
     setPan({ x: 0, y: 0 });
   }, [index]);
-  useEffect(() => dialog.current?.focus(), []);
 
+  // Built from the list the `?` overlay shows; Escape, Tab and focus are the Modal's.
   const onKey = (e: React.KeyboardEvent) => {
-    const key = e.key.toLowerCase();
-    if (key === 'escape') onClose();
-    else if (key === 'arrowright' && index < items.length - 1) onIndex(index + 1);
-    else if (key === 'arrowleft' && index > 0) onIndex(index - 1);
-    else if (key === 'p') onMark([item.id], { mark: 'picked' });
-    else if (key === 'x') onMark([item.id], { mark: 'rejected' });
-    else if (key === 'u') onMark([item.id], { mark: null, stars: 0 });
-    else if (/^[0-5]$/.test(key)) onMark([item.id], { stars: Number(key) });
-    else if (key === '+' || key === '=') setZoom((z) => Math.min(8, z * 1.25));
-    else if (key === '-') setZoom((z) => Math.max(1, z / 1.25));
-    else return;
-    e.preventDefault();
-    e.stopPropagation();
+    const handled = keyHandler(LIGHTBOX_SHORTCUTS, {
+      next: () => (index < items.length - 1 ? onIndex(index + 1) : false),
+      previous: () => (index > 0 ? onIndex(index - 1) : false),
+      pick: () => onMark([item.id], { mark: 'picked' }),
+      reject: () => onMark([item.id], { mark: 'rejected' }),
+      unmark: () => onMark([item.id], { mark: null, stars: 0 }),
+      stars: (k) => onMark([item.id], { stars: Number(k.key) }),
+      zoomIn: () => setZoom((z) => Math.min(8, z * 1.25)),
+      zoomOut: () => setZoom((z) => Math.max(1, z / 1.25)),
+    })(e);
+    if (handled) e.stopPropagation();
   };
 
   return (
-    <div
+    <Modal
       className="lightbox"
-      role="dialog"
-      aria-modal="true"
-      aria-label={item.customId}
-      tabIndex={-1}
-      ref={dialog}
+      label={item.customId}
+      initialFocus="dialog"
+      onClose={onClose}
       onKeyDown={onKey}
-      data-testid="lightbox"
+      testId="lightbox"
     >
       <div
         className="lightbox-stage"
@@ -67,15 +65,14 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
         onPointerUp={() => (drag.current = undefined)}
         onPointerLeave={() => (drag.current = undefined)}
       >
-        {image.data && (
-          <img
-            src={image.data}
-            alt={item.prompt}
-            draggable={false}
-            style={{ transform: `translate(${pan.x}px, ${pan.y}px) scale(${zoom})` }}
-            data-testid="lightbox-image"
-          />
-        )}
+        <img
+          key={item.id}
+          src={imageUrl(imagePaths.libraryOriginal(item.id))}
+          alt={item.prompt}
+          draggable={false}
+          style={{ transform: `translate(${pan.x}px, ${pan.y}px) scale(${zoom})` }}
+          data-testid="lightbox-image"
+        />
       </div>
       <aside className="lightbox-side">
         <div className="actions">
@@ -153,6 +150,6 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
           ))}
         </dl>
       </aside>
-    </div>
+    </Modal>
   );
 }

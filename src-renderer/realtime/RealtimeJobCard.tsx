@@ -1,26 +1,30 @@
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { useStudio } from '../app/studio-context';
-import { useStudioQuery } from '../app/studio-queries';
+import { imagePaths } from '../../src-shared/image-paths';
+import { imageUrl } from '../app/image-url';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 function JobImage({ job, alt }: { job: RealtimeJob; alt: string }) {
-  const image = useStudioQuery(
-    'realtime.image',
-    { id: job.id, which: 'result', index: 0 },
-    { enabled: job.state === 'done' },
+  if (job.state !== 'done') return null;
+  return (
+    <img
+      className="rt-result"
+      src={imageUrl(imagePaths.realtime(job.id, 'result', 0))}
+      alt={alt}
+      data-testid={`rt-image-${job.id}`}
+    />
   );
-  return image.data ? (
-    <img className="rt-result" src={image.data} alt={alt} data-testid={`rt-image-${job.id}`} />
-  ) : null;
 }
 
 function InputThumb({ job, index, alt }: { job: RealtimeJob; index: number; alt: string }) {
-  const image = useStudioQuery('realtime.image', { id: job.id, which: 'input', index });
-  return image.data ? (
-    <img className="rt-source-thumb" src={image.data} alt={alt} data-testid="rt-source-image" />
-  ) : (
-    <span className="rt-source-thumb thumb-placeholder" />
+  return (
+    <img
+      className="rt-source-thumb"
+      src={imageUrl(imagePaths.realtime(job.id, 'input', index))}
+      alt={alt}
+      data-testid="rt-source-image"
+    />
   );
 }
 

@@ -11,6 +11,7 @@ import { emptyDraft, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { fileToBase64, imageFiles } from '../compose/reference-upload';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { keyHandler, REALTIME_PROMPT_SHORTCUTS } from '../shell/shortcuts';
 import { RealtimeJobCard } from './RealtimeJobCard';
 
 const COMMON = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
@@ -116,9 +117,9 @@ export function RealtimeScreen() {
                 setInputs((list) => [...list, ...files]);
               }
             }}
-            onKeyDown={(e) => {
-              if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && prompt.trim() && model) void generate();
-            }}
+            onKeyDown={keyHandler(REALTIME_PROMPT_SHORTCUTS, {
+              generate: () => (prompt.trim() && model ? void generate() : false),
+            })}
             data-testid="rt-prompt"
           />
         </label>

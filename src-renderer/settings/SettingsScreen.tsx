@@ -4,6 +4,7 @@ import type { ConnectionStatus } from '../../src-shared/connection';
 import type { Profile } from '../../src-shared/profile';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
+import { confirmAction } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AppearanceSelects } from '../shell/AppearanceSelects';
 import { ProfileForm } from './ProfileForm';
@@ -60,10 +61,11 @@ function ProfileCard({ profile, active, onEdit }: { profile: Profile; active: bo
           <button
             type="button"
             className="danger"
-            onClick={() => {
-              if (window.confirm(t('settings.deleteConfirm', { name: profile.name })))
-                remove.mutate({ id: profile.id });
-            }}
+            onClick={() =>
+              void confirmAction(t('settings.deleteConfirm', { name: profile.name })).then(
+                (yes) => yes && remove.mutate({ id: profile.id }),
+              )
+            }
           >
             {t('common.delete')}
           </button>

@@ -14,6 +14,7 @@ import type { DownloadGate } from './download-gate';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
+import { retryPolicies, withRetry } from '../retry-policy';
 import sharp from 'sharp';
 
 export interface DownloaderDeps {
@@ -195,16 +196,12 @@ export class BatchDownloader {
   }
 
   /** A few quick tries for one request that failed in a way a retry can fix. */
-  private async withRetries<T>(profileId: string, task: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await task();
-      } catch (err) {
-        const error = StudioError.from(err);
-        if (!error.retryable || attempt >= 3) throw error;
-        await new Promise((r) => setTimeout(r, (500 * 2 ** attempt) / this.deps.speedFor(profileId)));
-      }
-    }
+  private withRetries<T>(profileId: string, task: () => Promise<T>): Promise<T> {
+    return withRetry(retryPolicies.downloadRequest, task, { speed: this.deps.speedFor(profileId) }).catch(
+      (err: unknown) => {
+        throw StudioError.from(err);
+      },
+    );
   }
 
   /** Errors no other attempt or route can fix: the outputs are gone, or the batch is. */

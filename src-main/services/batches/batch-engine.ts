@@ -614,18 +614,18 @@ export class BatchEngine {
     };
   }
 
-  private previews = new Map<string, string>();
+  private previews = new Map<string, Buffer>();
 
   /**
    * A small preview of one item: from the library once downloaded, otherwise from the gateway's
    * content endpoint, waiting its turn at the account's one-download gate ahead of bulk downloads.
    */
-  async preview(id: string, customId: string): Promise<{ dataUrl: string; source: 'library' | 'gateway' }> {
+  async preview(id: string, customId: string): Promise<{ webp: Buffer; source: 'library' | 'gateway' }> {
     const batch = this.find(id);
     const local = (await this.localFiles(batch)).get(customId);
     const cacheKey = `${batch.profileId}/${id}/${customId}/${local ? 'l' : 'g'}`;
     const cached = this.previews.get(cacheKey);
-    if (cached) return { dataUrl: cached, source: local ? 'library' : 'gateway' };
+    if (cached) return { webp: cached, source: local ? 'library' : 'gateway' };
     let data: Buffer;
     if (local) {
       data = await readFile(join(this.deps.settings.get().libraryDir, local.file));
@@ -654,10 +654,9 @@ export class BatchEngine {
       }
     }
     const thumb = await sharp(data).resize(320, 320, { fit: 'inside' }).webp({ quality: 80 }).toBuffer();
-    const dataUrl = `data:image/webp;base64,${thumb.toString('base64')}`;
     if (this.previews.size > 400) this.previews.delete(this.previews.keys().next().value!);
-    this.previews.set(cacheKey, dataUrl);
-    return { dataUrl, source: local ? 'library' : 'gateway' };
+    this.previews.set(cacheKey, thumb);
+    return { webp: thumb, source: local ? 'library' : 'gateway' };
   }
 
   /** The batch's folder in the library, once downloaded. */

@@ -6,21 +6,9 @@ import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { CreateBatchBody, WireBatch } from '../gateway/batch-wire';
 import type { ReferenceStore } from '../references/reference-store';
+import { retryPolicies, withRetry } from '../retry-policy';
+import { outcomeUnknown } from './outcome-unknown';
 import type { Submission, SubmissionStore } from './submission-store';
-
-/** Delays between sends of the same key while the outcome stays unknown. */
-const UNKNOWN_OUTCOME_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
-
-/**
- * Whether an error leaves it unknown if the batch was created: no answer at all, or a 5xx that
- * is not the batch API's own (a proxy's page, a generic internal error). A definite answer from the
- * batch API means nothing was created and the key is spent.
- */
-export function outcomeUnknown(error: StudioError): boolean {
-  if (error.source === 'network') return true;
-  if (error.httpStatus === undefined || error.httpStatus < 500) return false;
-  return !error.code.startsWith('BATCH_IMAGE_');
-}
 
 /** Always named: a gateway that fills in the time would make a resend a different body. */
 export function taskNameOf(draft: Draft): string {
@@ -92,11 +80,6 @@ export class BatchSubmitter {
 
   constructor(private deps: SubmitterDeps) {}
 
-  private sleep(ms: number, profileId: string): Promise<void> {
-    const speed = Math.max(1, this.deps.speedFor?.(profileId) ?? 1);
-    return new Promise((r) => setTimeout(r, ms / speed));
-  }
-
   async submit(profileId: string, draft: Draft, parentBatchId?: string): Promise<Submission> {
     const report = validateDraft(draft);
     if (!report.ok) {
@@ -151,51 +134,54 @@ export class BatchSubmitter {
     let submission = start;
     const client = this.deps.clientFor(submission.profileId);
     const body = await buildCreateBody(submission.draft, this.deps.references, submission.parentBatchId);
-    for (let round = 0; ; round++) {
-      submission = this.deps.submissions.put({
+    try {
+      // Every send of this submission carries its id as the Idempotency-Key: a resend after an
+      // unknown outcome can never make a second batch.
+      return await withRetry(
+        retryPolicies.unknownOutcome,
+        async () => {
+          submission = this.deps.submissions.put({
+            ...submission,
+            state: 'sending',
+            attempts: submission.attempts + 1,
+            updatedAt: Date.now(),
+          });
+          try {
+            const batch = await client.create(body, submission.id);
+            this.deps.onCreated(submission, batch);
+            return this.deps.submissions.put({
+              ...submission,
+              state: 'created',
+              batchId: batch.id,
+              error: undefined,
+              updatedAt: Date.now(),
+            });
+          } catch (err) {
+            const error = StudioError.from(err);
+            // On disk before the wait: a crash now resends with this key at the next start.
+            if (outcomeUnknown(error))
+              submission = this.deps.submissions.put({
+                ...submission,
+                state: 'unknown',
+                error: error.toView(),
+                updatedAt: Date.now(),
+              });
+            throw error;
+          }
+        },
+        { speed: this.deps.speedFor?.(submission.profileId) },
+      );
+    } catch (err) {
+      const error = StudioError.from(err);
+      // Still unknown after every resend: kept, and sent again with the same key on the next start.
+      if (outcomeUnknown(error)) return submission;
+      // A definite answer: nothing was made and the key is spent; a new attempt is a new submission.
+      return this.deps.submissions.put({
         ...submission,
-        state: 'sending',
-        attempts: submission.attempts + 1,
+        state: 'failed',
+        error: error.toView(),
         updatedAt: Date.now(),
       });
-      try {
-        const batch = await client.create(body, submission.id);
-        this.deps.onCreated(submission, batch);
-        return this.deps.submissions.put({
-          ...submission,
-          state: 'created',
-          batchId: batch.id,
-          error: undefined,
-          updatedAt: Date.now(),
-        });
-      } catch (err) {
-        const error = StudioError.from(err);
-        if (!outcomeUnknown(error)) {
-          return this.deps.submissions.put({
-            ...submission,
-            state: 'failed',
-            error: error.toView(),
-            updatedAt: Date.now(),
-          });
-        }
-        const delay = UNKNOWN_OUTCOME_DELAYS_MS[round];
-        if (delay === undefined) {
-          // Still unknown: kept, and sent again with the same key on the next start.
-          return this.deps.submissions.put({
-            ...submission,
-            state: 'unknown',
-            error: error.toView(),
-            updatedAt: Date.now(),
-          });
-        }
-        submission = this.deps.submissions.put({
-          ...submission,
-          state: 'unknown',
-          error: error.toView(),
-          updatedAt: Date.now(),
-        });
-        await this.sleep(delay * (0.8 + Math.random() * 0.4), submission.profileId);
-      }
     }
   }
 }

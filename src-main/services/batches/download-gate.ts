@@ -1,7 +1,5 @@
 import PQueue from 'p-queue';
-import { StudioError } from '../../../src-shared/studio-error';
-
-const LIMITED_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+import { retryPolicies, withRetry } from '../retry-policy';
 
 /**
  * One download or preview request in flight per gateway account, as deployed gateways enforce;
@@ -11,7 +9,7 @@ const LIMITED_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
 export class DownloadGate {
   private queues = new Map<string, PQueue>();
 
-  constructor(private sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))) {}
+  constructor(private sleep?: (ms: number) => Promise<void>) {}
 
   /** `speed` divides the waits, for a gateway that runs faster than real time (the sandbox). */
   run<T>(
@@ -28,19 +26,8 @@ export class DownloadGate {
     }) as Promise<T>;
   }
 
-  private async withLimitRetries<T>(task: () => Promise<T>, speed: number): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await task();
-      } catch (err) {
-        const limited =
-          err instanceof StudioError &&
-          (err.code === 'BATCH_IMAGE_DOWNLOAD_LIMITED' || err.httpStatus === 429);
-        const delay = LIMITED_DELAYS_MS[attempt];
-        if (!limited || delay === undefined) throw err;
-        await this.sleep((delay / speed) * (0.8 + Math.random() * 0.4));
-      }
-    }
+  private withLimitRetries<T>(task: () => Promise<T>, speed: number): Promise<T> {
+    return withRetry(retryPolicies.downloadSlot, task, { speed, sleep: this.sleep });
   }
 
   pending(account: string): number {

@@ -1,5 +1,5 @@
-import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
+import { readSheet, type CellValue } from 'read-excel-file/node';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 
@@ -57,6 +57,12 @@ function fromObjects(format: 'json' | 'jsonl', name: string, records: unknown[])
   };
 }
 
+function xlsxCellText(value: CellValue | null): string {
+  if (value === null) return '';
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
 /**
  * Reads a prompt table in any of the formats designers keep them in. The rows come back raw;
  * the user maps columns before anything enters the grid.
@@ -64,30 +70,17 @@ function fromObjects(format: 'json' | 'jsonl', name: string, records: unknown[])
 export async function readTable(name: string, data: Buffer): Promise<ImportedTable> {
   const lower = name.toLowerCase();
   if (lower.endsWith('.xlsx')) {
-    const workbook = new ExcelJS.Workbook();
+    let sheet: (CellValue | null)[][];
     try {
-      await workbook.xlsx.load(data as unknown as ArrayBuffer);
+      // The first sheet, as the values Excel shows (a formula's last result, rich text as its text).
+      sheet = await readSheet(data);
     } catch (err) {
       throw unreadable(name, 'it is not an Excel workbook (.xlsx), or it is damaged', err);
     }
-    const sheet = workbook.worksheets[0];
-    if (!sheet) throw unreadable(name, 'the workbook has no sheet');
-    const grid: string[][] = [];
-    sheet.eachRow({ includeEmpty: false }, (row) => {
-      const values = (row.values as unknown[]).slice(1);
-      grid.push(
-        values.map((v) =>
-          v === null || v === undefined
-            ? ''
-            : typeof v === 'object' && 'text' in (v as object)
-              ? String((v as { text: unknown }).text)
-              : typeof v === 'object' && 'result' in (v as object)
-                ? String((v as { result: unknown }).result)
-                : String(v),
-        ),
-      );
-    });
-    return fromGrid('xlsx', grid);
+    return fromGrid(
+      'xlsx',
+      sheet.map((row) => row.map(xlsxCellText)),
+    );
   }
   const text = data.toString('utf8').replace(/^\uFEFF/, '');
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {

@@ -8,6 +8,7 @@ import { writeFileAtomicSync } from '../library/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';
 import { logCaughtUnlessMissing } from '../log/studio-log';
+import { retryPolicies, withRetry } from '../retry-policy';
 
 interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows' | 'profileId'> {
   /**
@@ -20,8 +21,6 @@ interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows' | 'pr
   /** Rows in chunks; a chunk is marked sent only once the knowledge base has answered for it. */
   chunks: { rows: KbRow[]; state: 'pending' | 'sent' | 'failed'; inserted: number }[];
 }
-
-const CHUNK_RETRIES = 3;
 
 /**
  * Uploads to a knowledge base in chunks, with progress. Rows over the token limit and repeats are
@@ -36,7 +35,8 @@ export class KbPushes {
     private dir: string,
     private events: EventHub,
     private clientFor: (profileId: string) => KbClient,
-    private sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** Tests wait less between retries of a chunk. */
+    private sleep?: (ms: number) => Promise<void>,
     /** Told how each request went, so the connection indicator can show a refused key. */
     private onOutcome: (profileId: string, error?: StudioErrorView) => void = () => undefined,
   ) {
@@ -169,36 +169,33 @@ export class KbPushes {
       }
       for (const chunk of push.chunks) {
         if (chunk.state === 'sent') continue;
-        for (let attempt = 1; ; attempt++) {
-          try {
-            const { inserted } = await client.pushData({
-              kbId: push.kbId,
-              mode: push.mode,
-              ...(push.mode === 'qa' && push.prompt ? { prompt: push.prompt } : {}),
-              data: chunk.rows,
-            });
-            chunk.state = 'sent';
-            chunk.inserted = inserted;
-            this.save(push);
-            this.onOutcome(profileId);
-            break;
-          } catch (err) {
-            const error = StudioError.from(err);
-            // A definite refusal (a bad key, a foreign kb) would fail every chunk alike: it is not
-            // "some chunks failed" but the upload refused, and said so.
-            if (!error.retryable) {
-              chunk.state = 'failed';
-              this.refuse(push, profileId, error.toView());
-              return;
-            }
-            if (attempt >= CHUNK_RETRIES) {
-              chunk.state = 'failed';
-              push.error = error.toView();
-              this.save(push);
-              break;
-            }
-            await this.sleep(500 * 2 ** attempt);
+        try {
+          const { inserted } = await withRetry(
+            retryPolicies.kbChunk,
+            () =>
+              client.pushData({
+                kbId: push.kbId,
+                mode: push.mode,
+                ...(push.mode === 'qa' && push.prompt ? { prompt: push.prompt } : {}),
+                data: chunk.rows,
+              }),
+            { sleep: this.sleep },
+          );
+          chunk.state = 'sent';
+          chunk.inserted = inserted;
+          this.save(push);
+          this.onOutcome(profileId);
+        } catch (err) {
+          const error = StudioError.from(err);
+          chunk.state = 'failed';
+          // A definite refusal (a bad key, a foreign kb) would fail every chunk alike: it is not
+          // "some chunks failed" but the upload refused, and said so.
+          if (!error.retryable) {
+            this.refuse(push, profileId, error.toView());
+            return;
           }
+          push.error = error.toView();
+          this.save(push);
         }
       }
       push.state = push.chunks.some((c) => c.state === 'failed') ? 'failed' : 'done';

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import sharp from 'sharp';
 
 export const THUMB_SIZE = 256;
+/** The gallery's two sizes, on the long side: small cells, and large cells or high-density screens. */
+export const THUMB_SIZES = [256, 640] as const;
 
 /**
  * Gallery thumbnails, made by sharp (libvips, in its own threads, never on a UI thread), a few at a
@@ -19,14 +21,18 @@ export class ThumbnailService {
 
   constructor(private dir: string) {}
 
-  private keyOf(source: string): string {
+  /** Names the thumbnail by the source's path, size and time: it doubles as the HTTP ETag. */
+  keyOf(source: string, size: number = THUMB_SIZE): string {
     const s = statSync(source);
-    return createHash('sha1').update(`${source}|${s.size}|${s.mtimeMs}|${THUMB_SIZE}`).digest('hex');
+    return createHash('sha1').update(`${source}|${s.size}|${s.mtimeMs}|${size}`).digest('hex');
   }
 
-  /** The thumbnail file of an image, made now if it is missing or stale. */
-  async fileFor(source: string): Promise<string> {
-    const key = this.keyOf(source);
+  /**
+   * The thumbnail file of an image, made now if it is missing or stale. The whole image fits
+   * inside `size` on its long side: a 16:9 result stays 16:9, never a square crop.
+   */
+  async fileFor(source: string, size: number = THUMB_SIZE): Promise<string> {
+    const key = this.keyOf(source, size);
     const file = join(this.dir, key.slice(0, 2), `${key}.webp`);
     if (existsSync(file)) return file;
     let running = this.inFlight.get(file);
@@ -36,7 +42,7 @@ export class ThumbnailService {
           await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
           const tmp = `${file}.${process.pid}.tmp`;
           await sharp(source, { limitInputPixels: 268_402_689 })
-            .resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside' })
+            .resize(size, size, { fit: 'inside' })
             .webp({ quality: 78 })
             .toFile(tmp);
           await rename(tmp, file);
@@ -46,9 +52,5 @@ export class ThumbnailService {
       this.inFlight.set(file, running);
     }
     return running;
-  }
-
-  async dataUrl(source: string): Promise<string> {
-    return `data:image/webp;base64,${(await readFile(await this.fileFor(source))).toString('base64')}`;
   }
 }

@@ -1,6 +1,8 @@
 import { StudioError } from '../../../src-shared/studio-error';
 import { gatewayFetch, readError, readText } from '../gateway/gateway-request';
 import { sniffImageType } from '../library/file-names';
+import { retryPolicies, withRetry } from '../retry-policy';
+import { isCapacityProblem } from './realtime-retry-table';
 
 export const COMMON_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 export const EXTENDED_RATIOS = ['1:4', '1:8', '4:1', '8:1'];
@@ -14,14 +16,6 @@ export function ratiosFor(model: string): string[] {
 
 /** The spec's recommended total timeout per tier. */
 export const TIMEOUT_MS: Record<Tier, number> = { '1K': 120_000, '2K': 180_000, '4K': 300_000 };
-
-/** Waits before the second and third attempts: about 1-2 s, then 3-5 s (then 8-12 s), plus jitter. */
-const BACKOFF_MS: [number, number][] = [
-  [1_000, 2_000],
-  [3_000, 5_000],
-  [8_000, 12_000],
-];
-export const MAX_ATTEMPTS = 3;
 
 export interface RealtimeRequest {
   model: string;
@@ -47,24 +41,6 @@ export interface RealtimeAccount {
   key: string;
   /** Every other key the studio knows, so that none a gateway repeats comes back out of this client. */
   knownKeys?: () => readonly string[];
-}
-
-const CAPACITY = /(invalid|cooling|locked|expired)/i;
-
-/** Whether an error may succeed if sent again, by the spec's retry table. */
-export function retryable(error: StudioError, noImageRetried: boolean): boolean {
-  if (error.code === 'STUDIO_NO_IMAGE') return !noImageRetried;
-  if (error.source === 'network')
-    return error.code !== 'STUDIO_CANCELLED' && error.code !== 'NETWORK_TIMEOUT';
-  if (isCapacityProblem(error)) return false;
-  return [429, 502, 503, 504].includes(error.httpStatus ?? 0);
-}
-
-/** "All tokens invalid, cooling down, locked or expired": the gateway has no capacity; retrying only makes it worse. */
-export function isCapacityProblem(error: StudioError): boolean {
-  return (
-    (error.httpStatus ?? 0) >= 500 && /token|key|account/i.test(error.message) && CAPACITY.test(error.message)
-  );
 }
 
 /**
@@ -148,45 +124,44 @@ export class RealtimeClient {
         },
       },
     };
-    let noImageRetried = false;
-    for (let attempt = 1; ; attempt++) {
-      this.options.onAttempt?.(attempt);
-      try {
-        return { ...(await this.once(req, body, overall)), attempts: attempt };
-      } catch (err) {
-        let error = StudioError.from(err);
-        if (total.aborted) {
-          error = new StudioError({
-            code: 'NETWORK_TIMEOUT',
-            message: `No image within ${Math.round((this.options.timeoutMs?.(req.imageSize) ?? TIMEOUT_MS[req.imageSize]) / 1000)} s, the limit for ${req.imageSize}.`,
-            requestId: error.requestId,
-            retryable: false,
-            source: 'network',
-          });
-          throw error;
+    const limitMs = this.options.timeoutMs?.(req.imageSize) ?? TIMEOUT_MS[req.imageSize];
+    return withRetry(
+      retryPolicies.realtime,
+      async (attempt) => {
+        this.options.onAttempt?.(attempt);
+        try {
+          return { ...(await this.once(req, body, overall)), attempts: attempt };
+        } catch (err) {
+          throw this.settled(StudioError.from(err), { total, signal, limitMs, tier: req.imageSize });
         }
-        if (signal?.aborted)
-          throw new StudioError({
-            code: 'STUDIO_CANCELLED',
-            message: 'Cancelled.',
-            requestId: error.requestId,
-          });
-        if (isCapacityProblem(error)) {
-          throw new StudioError({
-            ...error.toView(),
-            code: 'STUDIO_CAPACITY',
-            message: `The gateway has no capacity right now (${error.message}). This is not a problem with the prompt.`,
-            retryable: false,
-          });
-        }
-        if (attempt >= MAX_ATTEMPTS || !retryable(error, noImageRetried)) throw error;
-        if (error.code === 'STUDIO_NO_IMAGE') noImageRetried = true;
-        const [low, high] = BACKOFF_MS[attempt - 1]!;
-        await (this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(
-          low + Math.random() * (high - low),
-        );
-      }
-    }
+      },
+      { sleep: this.options.sleep },
+    );
+  }
+
+  /** An attempt's error as reported: the tier's limit, a cancel and a gateway out of capacity end the generation. */
+  private settled(
+    error: StudioError,
+    at: { total: AbortSignal; signal?: AbortSignal; limitMs: number; tier: Tier },
+  ): StudioError {
+    if (at.total.aborted)
+      return new StudioError({
+        code: 'NETWORK_TIMEOUT',
+        message: `No image within ${Math.round(at.limitMs / 1000)} s, the limit for ${at.tier}.`,
+        requestId: error.requestId,
+        retryable: false,
+        source: 'network',
+      });
+    if (at.signal?.aborted)
+      return new StudioError({ code: 'STUDIO_CANCELLED', message: 'Cancelled.', requestId: error.requestId });
+    if (isCapacityProblem(error))
+      return new StudioError({
+        ...error.toView(),
+        code: 'STUDIO_CAPACITY',
+        message: `The gateway has no capacity right now (${error.message}). This is not a problem with the prompt.`,
+        retryable: false,
+      });
+    return error;
   }
 
   private async once(

@@ -200,13 +200,14 @@ export class RealtimeJobs {
     return job;
   }
 
-  async image(id: string, which: 'result' | 'input', index = 0): Promise<string> {
+  /** Where a result or input image is on disk, for the image routes to stream. */
+  imageFile(id: string, which: 'result' | 'input', index = 0): { file: string; mime: string } {
     const job = this.find(id);
     const file = which === 'result' ? job.resultFile : job.inputFiles[index]?.file;
     const mime = which === 'result' ? job.result?.mime : job.inputFiles[index]?.mime;
     if (!file || !mime)
       throw new StudioError({ code: 'STUDIO_NO_RESULT', message: 'There is no such image.' });
-    return `data:${mime};base64,${(await readFile(join(this.dir, file))).toString('base64')}`;
+    return { file: join(this.dir, file), mime };
   }
 
   /** Files the result under the library's Realtime collection: one folder per day, like a batch folder. */

@@ -73,19 +73,12 @@ export class ReferenceStore {
     }
   }
 
-  private thumbs = new Map<string, string>();
-
-  /** A small square preview for the grid, kept in memory. */
-  async thumbnail(ref: Pick<ReferenceImage, 'id' | 'mime' | 'name'>): Promise<string> {
-    const cached = this.thumbs.get(ref.id);
-    if (cached) return cached;
-    const thumb = await sharp(await this.read(ref))
-      .resize(96, 96, { fit: 'cover' })
-      .webp({ quality: 80 })
-      .toBuffer();
-    const url = `data:image/webp;base64,${thumb.toString('base64')}`;
-    this.thumbs.set(ref.id, url);
-    return url;
+  /** The stored file of a reference by its content id, for the image routes; undefined if absent. */
+  fileOf(id: string): string | undefined {
+    if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
+    return Object.keys(EXTENSION_OF_MIME)
+      .map((mime) => this.path(id, mime))
+      .find((file) => existsSync(file));
   }
 
   /** A smaller copy that fits the gateway's per-image limit, for oversize images the user chose to shrink. */

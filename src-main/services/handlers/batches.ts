@@ -1,0 +1,56 @@
+import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
+import { imagePaths } from '../../../src-shared/image-paths';
+import { StudioError } from '../../../src-shared/studio-error';
+import type { BatchEngine } from '../batches/batch-engine';
+import { openFolder } from '../host/open-folder';
+import type { ReferenceStore } from '../references/reference-store';
+import type { FeatureHandlers } from './feature-handlers';
+
+export interface BatchHandlerDeps {
+  batches: BatchEngine;
+  references: ReferenceStore;
+  openPath?: (path: string) => Promise<void>;
+}
+
+/** Batches and the reference images their drafts carry. */
+export function batchHandlers({
+  batches,
+  references,
+  openPath,
+}: BatchHandlerDeps): FeatureHandlers<'batches' | 'references'> {
+  return {
+    'batches.models': () => batches.models(),
+    'batches.list': () => batches.list(),
+    'batches.get': ({ id }) => batches.get(id),
+    'batches.items': ({ id }) => batches.items(id),
+    'batches.submit': ({ draft, parentBatchId }) => batches.submit(draft, parentBatchId),
+    'batches.submissions': () => batches.submissionsList(),
+    'batches.lastSent': ({ fingerprint }) => batches.lastSent(fingerprint),
+    'batches.sync': (filters) => batches.sync(filters),
+    'batches.cancel': ({ id }) => batches.cancel(id),
+    'batches.download': ({ id }) => batches.download(id),
+    'batches.deleteOutputs': ({ id }) => batches.deleteOutputs(id),
+    'batches.deleteRecord': async ({ id, deleteLocalFiles }) => {
+      await batches.deleteRecord(id, deleteLocalFiles);
+      return true;
+    },
+    'batches.retryFailed': ({ id }) => batches.retryFailed(id),
+    'batches.costs': () => batches.costs(),
+    'batches.preview': async ({ id, customId }) => ({
+      path: imagePaths.batchPreview(id, customId),
+      source: (await batches.preview(id, customId)).source,
+    }),
+    'batches.openFolder': ({ id }) => {
+      const path = batches.folderOf(id);
+      if (!path)
+        throw new StudioError({
+          code: 'STUDIO_NOT_DOWNLOADED',
+          message: 'This batch is not in the library yet.',
+        });
+      return openFolder(path, openPath);
+    },
+    'references.add': ({ name, dataBase64 }) => references.add(name, Buffer.from(dataBase64, 'base64')),
+    'references.downscale': ({ reference }) =>
+      references.downscale(reference, GATEWAY_LIMITS.maxReferenceBytes),
+  };
+}

@@ -1,0 +1,59 @@
+import type { KbPushes } from '../kb/kb-pushes';
+import type { KbSearches } from '../kb/kb-searches';
+import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from '../kb/kb-rows';
+import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
+import { appIdFor, kbIdFor } from '../kb/kb-targets';
+import type { LibraryIndex } from '../library/library-index';
+import type { ProfileService } from '../profiles/profile-service';
+import type { FeatureHandlers } from './feature-handlers';
+
+export interface KbHandlerDeps {
+  profiles: ProfileService;
+  pushes: KbPushes;
+  searches: KbSearches;
+  library: LibraryIndex;
+}
+
+/** Knowledge base: rows checked before upload, uploads and searches with the active profile's key. */
+export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDeps): FeatureHandlers<'kb'> {
+  return {
+    'kb.readCsv': ({ text }) => readKbCsv(text),
+    'kb.template': () => KB_CSV_TEMPLATE,
+    'kb.check': ({ rows, mode }) => checkRows(rows, mode),
+    'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) => {
+      const profile = profiles.active();
+      return pushes.start({
+        profileId: profile.id,
+        kbId: kbIdFor(profile, kbId),
+        mode,
+        prompt,
+        rows,
+        chunkSize,
+      });
+    },
+    'kb.pushes': () => pushes.list(profiles.active().id),
+    'kb.resume': ({ id }) => pushes.resume(id, profiles.active().id),
+    'kb.pushFromLibrary': ({ ids, kbId }) => {
+      const rows = ids.map((id) => kbRowOfImage(library.detail(id)));
+      const profile = profiles.active();
+      return pushes.start({
+        profileId: profile.id,
+        kbId: kbIdFor(profile, kbId),
+        mode: 'index',
+        rows,
+        chunkSize: LIBRARY_CHUNK_SIZE,
+      });
+    },
+    'kb.search': ({ prompts, similarity, limit, appId }) => {
+      const profile = profiles.active();
+      return searches.search({
+        profileId: profile.id,
+        appId: appIdFor(profile, appId),
+        similarity,
+        limit,
+        prompts,
+      });
+    },
+    'kb.history': () => searches.list(profiles.active().id),
+  };
+}

@@ -1,0 +1,35 @@
+import type { LibraryDetail } from '../../../src-shared/library-view';
+import type { MethodOutput } from '../../../src-shared/studio-api';
+import type { ExportDownloads } from './export-downloads';
+import { exportZip } from './library-export';
+
+/** A name that sorts by time and is safe on every file system: `picks-2026-05-04-13-45-10.zip`. */
+export function exportZipName(at = new Date()): string {
+  return `picks-${at.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.zip`;
+}
+
+export interface ZipExportTarget {
+  /** Desktop: the native save dialog; null when dismissed. */
+  pickSavePath?: (defaultName: string) => Promise<string | null>;
+  /** Browser mode, which has no save dialog: the ZIP waits for its one download from the web host. */
+  downloads: ExportDownloads;
+}
+
+/**
+ * Exports images as a ZIP where the host can put it: to a path the user picks on the desktop, or, in
+ * browser mode, to a one-time download the page then fetches. Never as base64 through the API.
+ */
+export async function exportSelectionZip(
+  images: LibraryDetail[],
+  target: ZipExportTarget,
+): Promise<MethodOutput<'library.exportZip'>> {
+  const name = exportZipName();
+  if (target.pickSavePath) {
+    const path = await target.pickSavePath(name);
+    if (!path) return { name, images: 0, canceled: true, path: null, downloadUrl: null };
+    const result = await exportZip(images, path);
+    return { name, images: result.images, canceled: false, path: result.path, downloadUrl: null };
+  }
+  const { id, result } = await target.downloads.prepare(name, (file) => exportZip(images, file));
+  return { name, images: result.images, canceled: false, path: null, downloadUrl: `/api/exports/${id}` };
+}
