@@ -1,32 +1,13 @@
-import sharp from 'sharp';
 import {
   dropFiles,
   expect,
-  openStudio,
+  gotoCompose,
+  pngBytes,
   expectNoSeriousA11yIssues,
   pasteText,
   screenshotBothThemes,
   test,
-  type RunningStudio,
 } from './studio-fixture';
-import type { Page } from '@playwright/test';
-
-async function pngBytes(color: string): Promise<number[]> {
-  return [
-    ...(await sharp({ create: { width: 96, height: 96, channels: 3, background: color } })
-      .png()
-      .toBuffer()),
-  ];
-}
-
-async function gotoCompose(page: Page, studio: RunningStudio) {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Compose' })
-    .click();
-  await expect(page.getByTestId('new-row')).toBeVisible();
-}
 
 test('paste 30 prompts, drop 2 references, submit, watch it complete, preview, download, retry the failures', async ({
   page,

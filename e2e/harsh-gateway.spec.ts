@@ -95,6 +95,8 @@ test('each download phase shows in turn on the open batch, ending in the library
   page,
   studio,
 }) => {
+  // The download waits for the page: it starts only once the label is being watched.
+  await studio.call('settings.update', { autoDownload: false });
   // Both ZIP attempts cut short: the item-by-item fallback runs, and must say it downloads.
   await setFaults(studio, 'truncate=#2');
   const result = await studio.call('batches.submit', { draft: draft('Phases', ['a', 'b', 'c', 'd']) });
@@ -110,6 +112,8 @@ test('each download phase shows in turn on the open batch, ending in the library
       if (seen.at(-1) !== el.textContent) seen.push(el.textContent ?? '');
     }).observe(el, { childList: true, characterData: true, subtree: true });
   });
+  await expect(page.getByTestId('detail-status')).toHaveText('Completed', { timeout: 60_000 });
+  await studio.call('batches.download', { id: result.batch.id });
   await expect(label).toHaveText('In the library', { timeout: 60_000 });
   const seen = await page.evaluate(() => (window as unknown as { seenLabels: string[] }).seenLabels);
   // Waiting for the slot needs another download holding it: the test of batches finishing

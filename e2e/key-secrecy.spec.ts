@@ -27,9 +27,15 @@ test('a key saved through Settings never reaches the DOM, window storage, or any
   });
 
   const answers: Promise<string>[] = [];
-  page.on('response', (res) => {
-    if (res.url().includes('/api/') && !res.url().endsWith('/api/events'))
-      answers.push(res.text().catch(() => ''));
+  // Only answers whose body has fully arrived: the event stream never ends, so it is read apart.
+  page.on('requestfinished', (req) => {
+    if (req.url().includes('/api/') && !req.url().endsWith('/api/events'))
+      answers.push(
+        req
+          .response()
+          .then((res) => res?.text() ?? '')
+          .catch(() => ''),
+      );
   });
 
   await openStudio(page, studio);
@@ -90,9 +96,15 @@ test.describe('a gateway that repeats the key in its errors', () => {
 
   test('the realtime and knowledge-base errors show the code, never the key', async ({ page, studio }) => {
     const answers: Promise<string>[] = [];
-    page.on('response', (res) => {
-      if (res.url().includes('/api/') && !res.url().endsWith('/api/events'))
-        answers.push(res.text().catch(() => ''));
+    // Only answers whose body has fully arrived: the event stream never ends, so it is read apart.
+    page.on('requestfinished', (req) => {
+      if (req.url().includes('/api/') && !req.url().endsWith('/api/events'))
+        answers.push(
+          req
+            .response()
+            .then((res) => res?.text() ?? '')
+            .catch(() => ''),
+        );
     });
     await openStudio(page, studio);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -159,4 +160,23 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** A plain PNG of one colour, as the number array `dropFiles` takes. */
+export async function pngBytes(color: string, size = 96): Promise<number[]> {
+  return [
+    ...(await sharp({ create: { width: size, height: size, channels: 3, background: color } })
+      .png()
+      .toBuffer()),
+  ];
+}
+
+/** Opens the studio on Compose, with the grid ready for typing. */
+export async function gotoCompose(page: Page, studio: RunningStudio): Promise<void> {
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Compose' })
+    .click();
+  await expect(page.getByTestId('new-row')).toBeVisible();
 }

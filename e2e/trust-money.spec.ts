@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,28 +5,13 @@ import {
   batchInLibrary,
   dropFiles,
   expect,
+  gotoCompose,
+  pngBytes,
   openStudio,
   pasteText,
   test,
   type RunningStudio,
 } from './studio-fixture';
-
-async function pngBytes(color: string): Promise<number[]> {
-  return [
-    ...(await sharp({ create: { width: 64, height: 64, channels: 3, background: color } })
-      .png()
-      .toBuffer()),
-  ];
-}
-
-async function gotoCompose(page: Page, studio: RunningStudio) {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Compose' })
-    .click();
-  await expect(page.getByTestId('new-row')).toBeVisible();
-}
 
 /** Clicks, answers the confirmation the click raises (the studio's own dialog), and returns what it asked. */
 async function confirmAfter(page: Page, click: () => Promise<void>, accept: boolean): Promise<string> {
@@ -99,7 +83,7 @@ test('a drop on a row ends the highlight; after a row’s “+”, a drop on the
   await pasteText(page, '[data-testid="new-row"]', 'Bowl one\nBowl two\nBowl three');
   const row1 = page.getByTestId('grid-row-0');
   await dropFiles(page, '[data-testid="grid-row-0"]', [
-    { name: 'glaze.png', type: 'image/png', bytes: await pngBytes('#aa3300') },
+    { name: 'glaze.png', type: 'image/png', bytes: await pngBytes('#aa3300', 64) },
   ]);
   await expect(row1.locator('.ref-thumb')).toHaveCount(1);
   await expect(page.locator('.compose.drop-active')).toHaveCount(0);
@@ -108,11 +92,11 @@ test('a drop on a row ends the highlight; after a row’s “+”, a drop on the
   await page.getByRole('button', { name: 'Add reference images to row 2' }).click();
   await (
     await chooser
-  ).setFiles({ name: 'rim.png', mimeType: 'image/png', buffer: Buffer.from(await pngBytes('#0033aa')) });
+  ).setFiles({ name: 'rim.png', mimeType: 'image/png', buffer: Buffer.from(await pngBytes('#0033aa', 64)) });
   await expect(page.getByTestId('grid-row-1').locator('.ref-thumb')).toHaveCount(1);
 
   await dropFiles(page, '[data-testid="grid-body"]', [
-    { name: 'light.png', type: 'image/png', bytes: await pngBytes('#33aa00') },
+    { name: 'light.png', type: 'image/png', bytes: await pngBytes('#33aa00', 64) },
   ]);
   await expect(page.locator('.shared-refs .ref-thumb')).toHaveCount(1);
   await expect(page.getByTestId('grid-row-1').locator('.ref-thumb')).toHaveCount(1);

@@ -1,4 +1,4 @@
-import type { BatchStatus, BatchView, DownloadProgress } from './batch-view';
+import { BATCH_STATUSES, type BatchStatus, type BatchView, type DownloadProgress } from './batch-view';
 import type { StudioErrorView } from './studio-error';
 
 /**
@@ -42,16 +42,7 @@ export const BATCH_DISPLAY_KINDS: readonly BatchDisplayKind[] = [
 /** The parts of a batch the derivation reads: the view the renderer has is enough. */
 export type DisplayInput = Pick<BatchView, 'status' | 'goneOnServer' | 'download'>;
 
-const KNOWN_STATUSES = new Set<string>([
-  'queued',
-  'running',
-  'processing_results',
-  'settling',
-  'completed',
-  'failed',
-  'cancelled',
-  'output_deleted',
-]);
+const KNOWN_STATUSES = new Set<string>(BATCH_STATUSES);
 
 /** `progress` is the last download.progress event for this batch, when one came. */
 export function batchDisplayState(batch: DisplayInput, progress?: DownloadProgress): BatchDisplayState {
@@ -94,12 +85,6 @@ export function matchesStateFilter(batch: DisplayInput, state: BatchDisplayState
 }
 
 /** The filter's choices besides the server statuses: what the studio knows on top of them. */
-export const LOCAL_FILTER_KINDS: readonly BatchDisplayKind[] = [
-  'waiting-slot',
-  'downloading',
-  'verifying',
-  'in-library',
-  'download-failed',
-  'expired',
-  'gone',
-];
+export const LOCAL_FILTER_KINDS: readonly BatchDisplayKind[] = BATCH_DISPLAY_KINDS.filter(
+  (k) => k !== 'server',
+);
