@@ -86,64 +86,56 @@ describe('a cancelled batch', () => {
   });
 });
 
+/**
+ * A completed batch whose first image the gateway damages (`damage` gets its bytes), with both ZIP
+ * attempts cut short so the item-by-item fallback runs; resolves with the first failed download.
+ */
+async function downloadWithDamagedImage(id: string, prompts: string[], damage: (whole: Buffer) => Buffer) {
+  const s = await startServices();
+  await call(s, 'settings.update', { autoDownload: false });
+  const batch = await submit(s, draft(id, prompts));
+  await waitUntil(
+    () => call(s, 'batches.get', { id: batch.id }),
+    (b: BatchView) => b.status === 'completed',
+  );
+  const blob = `outputs/${batch.id}/${createHash('sha1').update('row-1').digest('hex')}.png`;
+  s.sandbox.store.blobs.put(blob, damage(s.sandbox.store.blobs.get(blob)!));
+  s.sandbox.faults.set('truncate=#2');
+
+  const failures: BatchView[] = [];
+  const off = s.events.subscribe((event, payload: any) => {
+    if (event === 'batch.updated' && payload.id === batch.id && payload.download.state === 'failed')
+      failures.push(payload);
+  });
+  await call(s, 'batches.download', { id: batch.id });
+  await waitUntil(
+    () => failures.length,
+    (n) => n > 0,
+  );
+  off();
+  return { s, batch, failed: failures[0]!.download };
+}
+
 describe('a download whose ZIP and fallback both fail', () => {
   it('keeps both reasons on the batch', async () => {
-    const s = await startServices();
-    await call(s, 'settings.update', { autoDownload: false });
-    const batch = await submit(s, draft('broken', ['A mug whose image breaks', 'A fine mug']));
-    await waitUntil(
-      () => call(s, 'batches.get', { id: batch.id }),
-      (b: BatchView) => b.status === 'completed',
-    );
     // The gateway's copy of one image is damaged, and its ZIPs arrive cut short.
-    s.sandbox.store.blobs.put(
-      `outputs/${batch.id}/${createHash('sha1').update('row-1').digest('hex')}.png`,
-      Buffer.from('this is not an image'),
+    const { failed } = await downloadWithDamagedImage(
+      'broken',
+      ['A mug whose image breaks', 'A fine mug'],
+      () => Buffer.from('this is not an image'),
     );
-    s.sandbox.faults.set('truncate=#2');
-
-    const failures: BatchView[] = [];
-    const off = s.events.subscribe((event, payload: any) => {
-      if (event === 'batch.updated' && payload.id === batch.id && payload.download.state === 'failed')
-        failures.push(payload);
-    });
-    await call(s, 'batches.download', { id: batch.id });
-    await waitUntil(
-      () => failures.length,
-      (n) => n > 0,
-    );
-    off();
-    const failed = failures[0]!.download;
     expect(failed.zipError?.code).toMatch(/ZIP/);
     expect(failed.error?.code).toBe('STUDIO_IMAGE_INVALID');
   });
 
   it('never keeps an image that starts like a PNG and breaks off, fetched item by item', async () => {
-    const s = await startServices();
-    await call(s, 'settings.update', { autoDownload: false });
-    const batch = await submit(s, draft('cut', ['A mug cut short', 'A whole mug']));
-    await waitUntil(
-      () => call(s, 'batches.get', { id: batch.id }),
-      (b: BatchView) => b.status === 'completed',
-    );
     // The gateway's copy of one image lost its second half: the signature is still right.
-    const blob = `outputs/${batch.id}/${createHash('sha1').update('row-1').digest('hex')}.png`;
-    const whole = s.sandbox.store.blobs.get(blob)!;
-    s.sandbox.store.blobs.put(blob, whole.subarray(0, Math.floor(whole.length / 2)));
-    s.sandbox.faults.set('truncate=#2');
-
-    const failures: BatchView[] = [];
-    const off = s.events.subscribe((event, payload: any) => {
-      if (event === 'batch.updated' && payload.id === batch.id && payload.download.state === 'failed')
-        failures.push(payload);
-    });
-    await call(s, 'batches.download', { id: batch.id });
-    await waitUntil(
-      () => failures.length,
-      (n) => n > 0,
+    const { s, batch, failed } = await downloadWithDamagedImage(
+      'cut',
+      ['A mug cut short', 'A whole mug'],
+      (whole) => whole.subarray(0, Math.floor(whole.length / 2)),
     );
-    off();
-    expect(failures[0]!.download.error?.code).toBe('STUDIO_IMAGE_INVALID');
+    expect(failed.error?.code).toBe('STUDIO_IMAGE_INVALID');
     const shown = await call(s, 'library.query', {});
     expect(shown.items.filter((i: any) => i.batchId === batch.id)).toHaveLength(0);
   });
