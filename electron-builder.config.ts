@@ -4,7 +4,7 @@ import type { Configuration } from 'electron-builder';
 // description and author come from package.json. build/package-check/ verifies the result offline.
 
 /** The native modules: their .node binaries and shared libraries cannot be loaded from inside an asar. */
-const NATIVE_MODULES = ['sharp', '@img', '@napi-rs'];
+const NATIVE_MODULES = ['sharp', '@img', '@napi-rs', 'libsql', '@libsql'];
 
 const config: Configuration = {
   appId: 'app.batchimagestudio.desktop',
@@ -13,7 +13,15 @@ const config: Configuration = {
   directories: { output: 'dist', buildResources: 'build' },
   // Vite bundles the renderer and everything it imports, so only the built app and package.json ship;
   // electron-builder adds the production dependencies (main's runtime packages) on its own.
-  files: ['out/**', 'package.json', '!**/*.map'],
+  files: [
+    'out/**',
+    'package.json',
+    '!**/*.map',
+    // Contact sheets embed Noto Sans SC's regular weight from its WOFF files; the package's other
+    // eight weights and its WOFF2 copies (for web pages) would add 70 MB nobody uses.
+    '!node_modules/@fontsource/noto-sans-sc/files/*-{100,200,300,500,600,700,800,900}-normal.*',
+    '!node_modules/@fontsource/noto-sans-sc/files/*.woff2',
+  ],
   asar: true,
   asarUnpack: NATIVE_MODULES.map((name) => `node_modules/${name}/**`),
   // Every native dependency ships N-API prebuilds for each platform; nothing to compile.

@@ -1,104 +1,197 @@
-// Gallery: a library of 10,000 images (50 batches of 200). Judged: first gallery paint < 1 s,
-// p95 frame time scrolling end to end < 20 ms in Chromium, thumbnail throughput within 1.3x of
-// sharp's raw resize throughput on the same images, in the same run.
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import PQueue from 'p-queue';
-import sharp from 'sharp';
-import { THUMB_SIZE, ThumbnailService } from '../src-main/services/library/thumbnails';
+// Library: the gallery in Chromium over the studio in browser mode, on generated libraries of 10,000
+// and 100,000 images (bench/make-library.ts: batch folders as the studio writes them, real PNGs of
+// five aspect ratios). Every figure is what the page shows a person, timed from their input event
+// to the end of the frame that shows the answer; the targets are issue 13's table, written out here
+// as the reference the app is judged by, at both sizes, and the growth from one size to the other.
+// BENCH_LIBRARY_SIZES=10000 measures one size only (for development): growth is then unjudged and
+// the run cannot pass.
+import { loadavg } from 'node:os';
+import { measureLibrary, type LibraryFigures, type Requests, type SlowFrames } from './library-scenario';
 import { makeLibrary } from './make-library';
-import { openStudioSession, p95 } from './studio-session';
+import { median, p95 } from './studio-session';
 
-const root = await makeLibrary();
-const folders = readdirSync(root).filter((f) => !f.startsWith('.'));
-const sample = folders
-  .slice(0, 2)
-  .flatMap((f) => readdirSync(join(root, f, 'images')).map((n) => join(root, f, 'images', n)));
+const MB = 1024 * 1024;
+/** Issue 13's targets. `max`: the figure must be below it; growth: at most. */
+const TARGETS = {
+  open_warm_ms: {
+    max: 1000,
+    what: 'Library opened → top row of thumbnails decoded and visible, warm thumbnail cache (median of 3)',
+  },
+  open_cold_ms: { max: 3000, what: 'the same, thumbnail cache emptied (median of 3)' },
+  mark_p95_ms: { max: 50, what: '20 marks at 120 ms: keypress → badge, p95' },
+  burst_longest_task_ms: {
+    max: 100,
+    what: 'the same burst: longest main-thread task (longtask entries, 50 ms and up)',
+  },
+  burst_api_worst_ms: {
+    max: 150,
+    what: 'the same burst: settings.get over the loopback API beside it, worst latency',
+  },
+  burst_bytes: { max: 2 * MB, what: 'the same burst: bytes received by the page' },
+  search_english_ms: {
+    max: 300,
+    what: 'last keystroke → correct results, debounce included, English word (worst of 3 words)',
+  },
+  search_chinese_ms: { max: 300, what: 'the same, two-character Chinese word (worst of 3 words)' },
+  scroll_p95_frame_ms: { max: 20, what: 'scrolling end to end with thumbnails loading: p95 frame' },
+  studio_rss_bytes: { max: 400 * MB, what: 'studio process RSS, peak while the page works' },
+  page_heap_bytes: { max: 150 * MB, what: 'page JS heap, largest sample' },
+} as const;
+const GROWTH_MAX = 1.5;
+/**
+ * Times under one frame are one frame for the growth ratios: a person cannot tell 6 ms from 12 ms,
+ * and the probe sees the screen a frame at a time; a ratio of two such times would only be noise.
+ */
+const FRAME_MS = 1000 / 60;
 
-// Thumbnails: the studio's service against sharp doing nothing but the resize, same images, same parallelism.
-const concurrency = Math.max(2, availableParallelism());
-let t = performance.now();
-const queue = new PQueue({ concurrency });
-await Promise.all(
-  sample.map((file) =>
-    queue.add(() =>
-      sharp(file).resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside' }).webp({ quality: 78 }).toBuffer(),
-    ),
-  ),
-);
-const sharpPerS = sample.length / ((performance.now() - t) / 1000);
-const service = new ThumbnailService(mkdtempSync(join(tmpdir(), 'bench-thumbs-')));
-t = performance.now();
-await Promise.all(sample.map((file) => service.fileFor(file)));
-const thumbsPerS = sample.length / ((performance.now() - t) / 1000);
-
-// The gallery in Chromium, on the 10,000-image library.
-const session = await openStudioSession();
-const { page } = session;
-let firstPaint = 0;
-let frameP95 = 0;
-let frames = 0;
-try {
-  await page.locator('[data-testid="connection-indicator"]').waitFor();
-  await page.evaluate(async (libraryDir) => {
-    const token = sessionStorage.getItem('studio.session-token');
-    await fetch('/api/settings.update', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ libraryDir }),
-    });
-  }, root);
-  // First paint: from opening the Library to its first cells on screen, index of 10,000 included.
-  firstPaint = await page.evaluate(async () => {
-    const start = performance.now();
-    window.location.hash = '#/library';
-    for (;;) {
-      await new Promise((r) => requestAnimationFrame(r));
-      if (document.querySelector('[data-testid="library-cell"]')) return performance.now() - start;
-      if (performance.now() - start > 30_000) throw new Error('the gallery never painted');
-    }
-  });
-  const count = await page.getByTestId('library-count').textContent();
-  if (!count?.includes('10000 of 10000')) throw new Error(`the gallery shows ${count}`);
-  await page.waitForTimeout(1000);
-  // Scroll end to end, a screen a frame, recording every frame's duration.
-  const durations = await page.evaluate(async () => {
-    const el = document.querySelector('[data-testid="library-gallery"]') as HTMLElement;
-    const times: number[] = [];
-    let last = performance.now();
-    while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) {
-      el.scrollTop += el.clientHeight * 0.9;
-      await new Promise((r) => requestAnimationFrame(r));
-      const now = performance.now();
-      times.push(now - last);
-      last = now;
-    }
-    return times;
-  });
-  frames = durations.length;
-  frameP95 = p95(durations);
-} finally {
-  await session.stop();
+// Two cores shared with whatever else runs: the load says how far to trust a run's figures.
+const loadAtStart = loadavg()[0]!;
+const sizes = (process.env.BENCH_LIBRARY_SIZES ?? '10000,100000').split(',').map(Number);
+const figures = new Map<number, LibraryFigures>();
+for (const images of sizes) {
+  console.log(`library of ${images} images:`);
+  const library = await makeLibrary(images / 200);
+  figures.set(images, await measureLibrary(library));
 }
 
+const worst = (xs: (number | null)[]) =>
+  xs.some((x) => x === null) ? Infinity : Math.max(...(xs as number[]));
+const summary = (f: LibraryFigures) => {
+  const english = f.search.filter((s) => /^[a-z]+$/.test(s.word));
+  const chinese = f.search.filter((s) => !/^[a-z]+$/.test(s.word));
+  return {
+    open_warm_ms: median(f.openWarm),
+    open_cold_ms: median(f.openCold),
+    mark_p95_ms: p95(f.markMs.map((m) => m ?? Infinity)),
+    burst_longest_task_ms: Math.max(0, ...f.burstLongTasks),
+    burst_api_worst_ms: Math.max(...f.burstApiMs),
+    burst_bytes: f.burstBytes,
+    search_english_ms: worst(english.map((s) => (s.shown === s.expected ? s.ms : null))),
+    search_chinese_ms: worst(chinese.map((s) => (s.shown === s.expected ? s.ms : null))),
+    scroll_p95_frame_ms: f.scroll.p95,
+    studio_rss_bytes: f.rssPeakBytes,
+    page_heap_bytes: f.heapBytes,
+  };
+};
+
+/** Where an open's or a search's time went, from the page's resource timing (ms after the input). */
+const timeline = (r: Requests | null) => {
+  if (!r) return 'none';
+  const methods = [...new Set(r.api.map((a) => a.method))].map((method) => {
+    const calls = r.api.filter((a) => a.method === method);
+    if (calls.length === 1) return `${method} ${calls[0]!.start}-${calls[0]!.end}`;
+    const longest = Math.max(...calls.map((c) => c.end - c.start));
+    return `${method} ×${calls.length} from ${calls[0]!.start} to ${Math.max(...calls.map((c) => c.end))}, longest ${longest}`;
+  });
+  return [
+    r.scripts && `scripts done ${r.scripts.end}`,
+    ...methods,
+    r.thumbnails && `${r.thumbnails.count} thumbnails ${r.thumbnails.firstStart}-${r.thumbnails.lastEnd}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+};
+
+/** The longest animation frames of a phase, and the scripts that ran in them. */
+const slow = (label: string, f: SlowFrames | null) => {
+  if (!f?.count) return console.log(`  ${label}: no frame of 50 ms or more`);
+  console.log(`  ${label}: ${f.count} frames of 50 ms or more; the longest:`);
+  for (const t of f.top)
+    console.log(
+      `    at ${t.at} ms: ${t.ms} ms (blocking ${t.blocking}, style+layout+paint ${t.styleLayoutPaint}); ` +
+        (t.scripts
+          .map(
+            (x) =>
+              `${x.what} [${x.file}] ${x.ms} ms${x.forcedLayout ? `, forced layout ${x.forcedLayout}` : ''}`,
+          )
+          .join('; ') || 'no script'),
+    );
+};
+
+const round = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
+const judged: Record<string, { value: number | null; target: string; pass: boolean }> = {};
+for (const [images, f] of figures) {
+  const s = summary(f);
+  const k = `${images / 1000}k`;
+  console.log(`\n${images} images (catalog ready in ${(f.catalogReadyMs / 1000).toFixed(1)} s):`);
+  console.log(`  top row: ${f.firstRowCells} cells, aspect ratios ${f.firstRowAspects.join(' ')}`);
+  console.log(
+    `  open cold ${f.openCold.map((t) => t.toFixed(0)).join(' / ')} ms, warm ${f.openWarm.map((t) => t.toFixed(0)).join(' / ')} ms`,
+  );
+  console.log(`  cold open waited on: ${timeline(f.openRequests.cold)}`);
+  console.log(`  warm open waited on: ${timeline(f.openRequests.warm)}`);
+  slow('cold open, slow frames', f.openSlowFrames.cold);
+  slow('warm open, slow frames', f.openSlowFrames.warm);
+  console.log(`  marks (ms): ${f.markMs.map((m) => (m === null ? 'never' : m.toFixed(0))).join(' ')}`);
+  console.log(
+    `  key intervals ${Math.min(...f.markIntervalsMs).toFixed(0)}-${Math.max(...f.markIntervalsMs).toFixed(0)} ms; long tasks ${f.burstLongTasks.map((t) => t.toFixed(0)).join(' ') || 'none of 50 ms or more'}; ` +
+      `API ${f.burstApiMs.length} calls, median ${median(f.burstApiMs).toFixed(1)} ms, worst ${Math.max(...f.burstApiMs).toFixed(1)} ms; ${(f.burstBytes / 1024).toFixed(1)} KB received`,
+  );
+  console.log(`  burst requests: ${timeline(f.burstRequests)}; ${f.burstStored} of 20 marks stored`);
+  slow('burst, slow frames', f.burstSlowFrames);
+  for (const x of f.search)
+    console.log(
+      `  search ${x.word}: ${x.ms === null ? 'never' : `${x.ms.toFixed(0)} ms`} (${x.shown} shown, ${x.expected} expected); ` +
+        `${timeline(x.requests)}; the same library.query again over the API ${x.apiMs.toFixed(0)} ms; ` +
+        `typed ${x.attempts}× (longest gap between keys ${x.longestKeyGap.toFixed(0)} ms)`,
+    );
+  console.log(
+    `  scroll: ${f.scroll.frames} frames in ${f.scroll.seconds.toFixed(1)} s, p95 ${f.scroll.p95.toFixed(1)} ms (moving ${f.scroll.movingP95.toFixed(1)}, paused ${f.scroll.pausedP95.toFixed(1)}; the page idle just before ${f.scroll.idleP95.toFixed(1)}); ` +
+      `${(f.scroll.slowShare * 100).toFixed(1)}% of frames over 20 ms (${(f.scroll.movingSlowShare * 100).toFixed(1)}% while moving), ` +
+      `${f.scroll.longTasks.length} long tasks (longest ${Math.max(0, ...f.scroll.longTasks).toFixed(0)} ms), ${f.scroll.thumbnailsLoaded} thumbnails loaded, ` +
+      `median ${(f.scroll.coverageAfterPause * 100).toFixed(0)}% of cells on screen showing theirs after a 300 ms pause${f.scroll.reachedEnd ? ', reached the end' : ', DID NOT reach the end'}, ` +
+      `where the screen filled with thumbnails ${f.scroll.fillMs === null ? 'not within 30 s' : `${f.scroll.fillMs.toFixed(0)} ms`} after the last flick`,
+  );
+  slow('scroll, slow frames', f.scroll.slowFrames);
+  const m = f.scroll.mainThread;
+  console.log(
+    `  scroll, the page's main thread (Chromium's counters): busy ${m.task.toFixed(1)} s of ${f.scroll.seconds.toFixed(1)} s; ` +
+      `script ${m.script.toFixed(1)} s, style ${m.style.toFixed(1)} s, layout ${m.layout.toFixed(1)} s`,
+  );
+  console.log(
+    `  studio RSS peak ${(f.rssPeakBytes / MB).toFixed(0)} MB (at the end ${(f.rssAtEndBytes / MB).toFixed(0)} MB); page heap ${(f.heapBytes / MB).toFixed(1)} MB`,
+  );
+  for (const [name, target] of Object.entries(TARGETS)) {
+    const value = s[name as keyof typeof s];
+    const pass = name !== 'scroll_p95_frame_ms' || f.scroll.reachedEnd ? value < target.max : false;
+    judged[`${name}_${k}`] = { value: round(value), target: `< ${target.max}`, pass };
+  }
+  // Not a speed: whether the marks timed were the studio's marks (stored), not only drawn.
+  judged[`burst_marks_stored_${k}`] = { value: f.burstStored, target: '= 20', pass: f.burstStored === 20 };
+}
+
+if (figures.has(10_000) && figures.has(100_000)) {
+  const small = summary(figures.get(10_000)!);
+  const large = summary(figures.get(100_000)!);
+  const floor = (x: number) => Math.max(x, FRAME_MS);
+  for (const name of [
+    'open_warm_ms',
+    'open_cold_ms',
+    'mark_p95_ms',
+    'search_english_ms',
+    'search_chinese_ms',
+  ] as const) {
+    const ratio = floor(large[name]) / floor(small[name]);
+    judged[`growth_${name}`] = { value: round(ratio), target: `<= ${GROWTH_MAX}`, pass: ratio <= GROWTH_MAX };
+  }
+} else {
+  judged.growth = { value: null, target: 'both 10,000 and 100,000 images measured', pass: false };
+}
+
+const loadAtEnd = loadavg()[0]!;
 console.log(
-  `library: ${folders.length} batches, 10000 images; thumbnails measured on ${sample.length} 1K PNGs, ${concurrency} at a time`,
+  `\nload average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end`,
 );
-console.log(
-  `thumbnails/s: studio ${thumbsPerS.toFixed(1)}, raw sharp ${sharpPerS.toFixed(1)} (ratio ${(sharpPerS / thumbsPerS).toFixed(2)})`,
-);
-console.log(
-  `first gallery paint ${firstPaint.toFixed(0)} ms; scroll end to end: ${frames} frames, p95 ${frameP95.toFixed(1)} ms`,
-);
+console.log('figure | value | target | pass');
+for (const [name, j] of Object.entries(judged))
+  console.log(`${name} | ${j.value} | ${j.target} | ${j.pass ? 'yes' : 'NO'}`);
 console.log(
   JSON.stringify({
     bench: 'gallery',
-    first_paint_ms: Math.round(firstPaint),
-    scroll_p95_frame_ms: Number(frameP95.toFixed(1)),
-    thumbs_per_s: Number(thumbsPerS.toFixed(1)),
-    sharp_thumbs_per_s: Number(sharpPerS.toFixed(1)),
-    target: 'first_paint_ms < 1000, scroll_p95_frame_ms < 20, sharp_thumbs_per_s / thumbs_per_s <= 1.3',
-    pass: firstPaint < 1000 && frameP95 < 20 && sharpPerS / thumbsPerS <= 1.3,
+    images: sizes,
+    load_average: [Number(loadAtStart.toFixed(1)), Number(loadAtEnd.toFixed(1))],
+    figures: judged,
+    targets: Object.fromEntries(Object.entries(TARGETS).map(([k, t]) => [k, `${t.what} < ${t.max}`])),
+    pass: Object.values(judged).every((j) => j.pass),
   }),
 );

@@ -1,5 +1,6 @@
 // One ingest, alone in its process, so its peak memory is its own: ZIP file to verified library
-// folder, every file and folder fsynced before it is published (publishBatchFolder).
+// folder, every image fsynced as it is extracted, then every file and folder before it is published
+// (publishBatchFolder).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ const result = await extractBatchZip({
   expectedSuccessCount: successCount,
   nameFor: (id, index, ext) => names.take(safeName(index ? `${id}_${index + 1}` : id), ext),
 });
-// Verified extraction, then the publish (fsync of every file and folder, rename), timed apart.
+// Verified, fsynced extraction, then the publish (batch.json, fsync of the tree, rename), timed apart.
 const extracted = (performance.now() - started) / 1000;
 const batch = {
   id: 'imgbatch_bench',

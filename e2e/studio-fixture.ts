@@ -18,11 +18,18 @@ export interface RunningStudio {
   dataDir: string;
   /** Calls the StudioApi the way a script would, over the loopback HTTP API. */
   call(method: string, input?: unknown): Promise<any>;
+  /**
+   * Quits the studio and starts it again on the same data folder (a new address and token), as a
+   * person closing and reopening it would; `meanwhile` runs while it is closed.
+   */
+  restart(meanwhile?: () => void | Promise<void>): Promise<void>;
 }
 
 /** The built studio in browser mode, as `npm run web` starts it, on a fresh data folder. */
-async function startStudio(timeScale: number): Promise<{ studio: RunningStudio; child: ChildProcess }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
+async function startStudio(
+  timeScale: number,
+  dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-')),
+): Promise<{ studio: RunningStudio; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'out/main/web.js'), '--port', '0', '--data', dataDir], {
     cwd: root,
     env: {
@@ -52,16 +59,38 @@ async function startStudio(timeScale: number): Promise<{ studio: RunningStudio; 
     if (!res.ok) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
     return body.result;
   };
-  return { studio: { url, origin, token, dataDir, call }, child };
+  const studio: RunningStudio = {
+    url,
+    origin,
+    token,
+    dataDir,
+    call,
+    restart: async (meanwhile) => {
+      const current = running.get(studio)!;
+      const exited = new Promise((resolve) => current.once('exit', resolve));
+      current.kill('SIGTERM');
+      await exited;
+      await meanwhile?.();
+      const next = await startStudio(timeScale, dataDir);
+      const { url, origin, token, call } = next.studio;
+      Object.assign(studio, { url, origin, token, call });
+      running.set(studio, running.get(next.studio)!);
+    },
+  };
+  running.set(studio, child);
+  return { studio, child };
 }
+
+/** The process behind each running studio, which a restart replaces. */
+const running = new WeakMap<RunningStudio, ChildProcess>();
 
 export const test = base.extend<{ studio: RunningStudio; sandboxTimeScale: number }>({
   /** How much faster than a real gateway the built-in sandbox runs; 300 makes a batch take seconds. */
   sandboxTimeScale: [300, { option: true }],
   studio: async ({ sandboxTimeScale }, use) => {
-    const { studio, child } = await startStudio(sandboxTimeScale);
+    const { studio } = await startStudio(sandboxTimeScale);
     await use(studio);
-    child.kill('SIGTERM');
+    running.get(studio)?.kill('SIGTERM');
   },
 });
 

@@ -43,6 +43,11 @@ export interface SandboxReport {
   faultsFired: FaultSwitch['fired'];
   /** Requests received per API, faults included. */
   requests: Record<string, number>;
+  /**
+   * Per batch, the reference images each task received, as the first 32 hex digits of the SHA-256
+   * of their bytes: what a client really sent, for checking that a reused image arrived unchanged.
+   */
+  referenceHashes: Record<string, Record<string, string[]>>;
 }
 
 type Family = 'batch' | 'realtime' | 'kb' | 'admin' | 'other';
@@ -168,6 +173,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       {},
     ),
     faultsFired: { ...faults.fired },
+    referenceHashes: Object.fromEntries(
+      [...store.batches.values()].map((b) => [
+        b.id,
+        Object.fromEntries(b.tasks.map((t) => [t.customId, t.refs])),
+      ]),
+    ),
   });
 
   async function admin(ex: Exchange): Promise<void> {

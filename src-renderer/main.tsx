@@ -1,11 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { connectStudio } from './app/studio-client';
 import { StudioContext } from './app/studio-context';
 import i18n from './i18n/i18n';
-import './styles.css';
+// Tokens, then what every screen shares, then the shell; each screen brings its own styles.
+import './styles/tokens.css';
+import './styles/base.css';
+import './shell/shell.css';
 
 const root = createRoot(document.getElementById('root')!);
 const studio = connectStudio();
@@ -19,6 +22,9 @@ if (!studio) {
     </main>,
   );
 } else {
+  // A change to the cache (a mark set by a keypress) reaches the components in the same task, not
+  // after a timer: the badge is drawn in the frame of the key, not two or three frames later.
+  notifyManager.setScheduler(queueMicrotask);
   const queryClient = new QueryClient({
     defaultOptions: {
       // Main-process state arrives by events; refetching on focus would only poll.

@@ -53,6 +53,8 @@ export const batchViewSchema = z.object({
   outputsExpireAt: z.number().int().nullable(),
   parentBatchId: z.string().nullable(),
   rootBatchId: z.string(),
+  /** The run this batch is one model of (one draft sent to several models), if any. */
+  runId: z.string().nullable(),
   /** Submitted from this studio (prompts known) or found on the server (no prompts). */
   origin: z.enum(['studio', 'server']),
   hasDraft: z.boolean(),

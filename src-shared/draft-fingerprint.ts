@@ -1,3 +1,4 @@
+import { RUN_METADATA_KEY } from './batch-run';
 import { referencesOfItem, type Draft } from './draft';
 
 /**
@@ -20,11 +21,15 @@ function fnv64(text: string): string {
  * What a draft would buy: model, output format, metadata, and per row the prompt, the number of
  * images and the reference images (by content: their ids are SHA-256 of the bytes). The name, the
  * draft id, the row ids and the time do not count: renaming a draft does not make it a new order.
+ * Nor does the run id a multi-model send adds to each batch's metadata: it is new on every click,
+ * and the same prompts on the same model are the same order whether sent alone or in a run.
  */
 export function draftFingerprint(
   draft: Pick<Draft, 'model' | 'items' | 'sharedReferenceIds' | 'responseMime' | 'metadata'>,
 ): string {
-  const metadata = Object.entries(draft.metadata ?? {}).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const metadata = Object.entries(draft.metadata ?? {})
+    .filter(([key]) => key !== RUN_METADATA_KEY)
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   const canonical = JSON.stringify([
     draft.model,
     draft.responseMime ?? 'image/png',

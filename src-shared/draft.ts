@@ -11,6 +11,8 @@ export const referenceImageSchema = z.object({
   bytes: z.number().int().nonnegative(),
   width: z.number().int().positive().optional(),
   height: z.number().int().positive().optional(),
+  /** The library image this reference was taken from ("Use as reference", "Regenerate"): lineage. */
+  sourceImageId: z.string().max(2000).optional(),
 });
 export type ReferenceImage = z.infer<typeof referenceImageSchema>;
 

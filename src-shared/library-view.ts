@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
-export const reviewMarkSchema = z.enum(['picked', 'rejected']).nullable();
+/**
+ * A review mark. `alternative`: another model's take on a row whose pick was made in "Compare
+ * across models": kept, not rejected, but not the one chosen.
+ */
+export const REVIEW_MARKS = ['picked', 'rejected', 'alternative'] as const;
+export const reviewMarkSchema = z.enum(REVIEW_MARKS).nullable();
+export type ReviewMark = z.infer<typeof reviewMarkSchema>;
 
 /** One image of the library, as the gallery lists it. */
 export const libraryImageSchema = z.object({
@@ -18,19 +24,43 @@ export const libraryImageSchema = z.object({
 });
 export type LibraryImage = z.infer<typeof libraryImageSchema>;
 
-export const libraryQuerySchema = z
+/** Which images, in which order: the same for a window of the gallery and for "all of them". */
+export const libraryFilterSchema = z
   .object({
     search: z.string().max(500).optional(),
     batchId: z.string().optional(),
+    /** Only the images of one collection (board). */
+    collectionId: z.string().optional(),
     model: z.string().optional(),
     from: z.number().optional(),
     to: z.number().optional(),
-    review: z.enum(['any', 'picked', 'rejected', 'unrated']).default('any'),
+    review: z.enum(['any', 'picked', 'rejected', 'alternative', 'unrated']).default('any'),
     minStars: z.number().int().min(0).max(5).default(0),
     sort: z.enum(['newest', 'oldest', 'stars', 'prompt']).default('newest'),
   })
   .strict();
+export type LibraryFilter = z.input<typeof libraryFilterSchema>;
+
+/** A window of the filtered list: the gallery asks for the rows it shows, never the whole library. */
+export const LIBRARY_WINDOW_MAX = 1000;
+export const libraryQuerySchema = libraryFilterSchema
+  .extend({
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(LIBRARY_WINDOW_MAX).default(200),
+  })
+  .strict();
 export type LibraryQuery = z.input<typeof libraryQuerySchema>;
+
+/** Ids of the filtered list, in its order, from `from` (inclusive) to `to` (exclusive): for select-all and ranges. */
+export const libraryIdsQuerySchema = libraryFilterSchema
+  .extend({
+    start: z.number().int().min(0).default(0),
+    end: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type LibraryIdsQuery = z.input<typeof libraryIdsQuerySchema>;
+/** Enough for a quarter of a million images; a list longer than this is refused, not cut. */
+export const LIBRARY_IDS_MAX = 300_000;
 
 /** Why a library folder could not be read, or only in part. */
 export const folderProblemSchema = z.enum([
@@ -42,10 +72,24 @@ export const folderProblemSchema = z.enum([
   'REVIEW_DAMAGED',
 ]);
 
+/** One window of the filtered list; `total` is the length of the whole filtered list. */
 export const libraryResultSchema = z.object({
-  root: z.string(),
   total: z.number().int(),
+  offset: z.number().int(),
   items: z.array(libraryImageSchema),
+});
+export type LibraryResult = z.infer<typeof libraryResultSchema>;
+
+/** The catalog being built or brought up to date: folders read so far, of all there are to read. */
+export const libraryIndexingSchema = z.object({ done: z.number().int(), total: z.number().int() }).nullable();
+
+/** What the filters offer and what the catalog knows of the whole library; changes only with folders. */
+export const libraryOverviewSchema = z.object({
+  root: z.string(),
+  images: z.number().int(),
+  indexing: libraryIndexingSchema,
+  /** The collections (boards), with how many of their images are in the library now. */
+  collections: z.array(z.object({ id: z.string(), name: z.string(), images: z.number().int() })),
   batches: z.array(z.object({ id: z.string(), taskName: z.string(), images: z.number().int() })),
   models: z.array(z.string()),
   /**
@@ -63,7 +107,29 @@ export const libraryResultSchema = z.object({
     }),
   ),
 });
-export type LibraryResult = z.infer<typeof libraryResultSchema>;
+export type LibraryOverview = z.infer<typeof libraryOverviewSchema>;
+
+/** Marks as they are now on disk, carried by `library.changed` so open windows update those cells in place. */
+export const libraryMarkChangeSchema = z.object({
+  id: z.string(),
+  mark: reviewMarkSchema,
+  stars: z.number().int().min(0).max(5),
+});
+export type LibraryMarkChange = z.infer<typeof libraryMarkChangeSchema>;
+
+/**
+ * Why the library changed. `marks`: only the listed cells changed (no list is fetched again).
+ * `folders`: batch folders arrived, changed or went away (a download, a realtime save, a copy in
+ * the file manager, a rebuilt catalog): lists and the overview are asked again. `indexing`: the
+ * catalog is being built; progress only. `collections`: boards were made, renamed, deleted or
+ * changed their images: the overview (and a list filtered by a board) is asked again.
+ */
+export const libraryChangedSchema = z.object({
+  reason: z.enum(['marks', 'folders', 'indexing', 'collections']),
+  marks: z.array(libraryMarkChangeSchema).optional(),
+  indexing: libraryIndexingSchema.optional(),
+});
+export type LibraryChanged = z.infer<typeof libraryChangedSchema>;
 
 export const libraryDetailSchema = libraryImageSchema.extend({
   folder: z.string(),
@@ -73,3 +139,16 @@ export const libraryDetailSchema = libraryImageSchema.extend({
   parameters: z.record(z.string(), z.unknown()),
 });
 export type LibraryDetail = z.infer<typeof libraryDetailSchema>;
+
+/** A PDF contact sheet for client review: page size and orientation, images per page, a title. */
+export const contactSheetOptionsSchema = z
+  .object({
+    title: z.string().trim().max(200).default(''),
+    pageSize: z.enum(['A4', 'A3', 'Letter']).default('A4'),
+    orientation: z.enum(['portrait', 'landscape']).default('portrait'),
+    perPage: z
+      .union([z.literal(4), z.literal(6), z.literal(9), z.literal(12), z.literal(20), z.literal(30)])
+      .default(12),
+  })
+  .strict();
+export type ContactSheetOptions = z.output<typeof contactSheetOptionsSchema>;

@@ -22,6 +22,8 @@ export const profileSchema = z.object({
   defaultKbId: z.string(),
   gatewayKey: keyStatusSchema,
   kbKey: keyStatusSchema,
+  /** An optional monthly spending budget, in the gateway's currency; null: none. */
+  monthlyBudget: z.number().nullable().default(null),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -39,6 +41,8 @@ export const profileInputSchema = z
     defaultKbId: z.string().trim().max(200).default(''),
     gatewayKey: z.string().trim().max(1000).optional(),
     kbKey: z.string().trim().max(1000).optional(),
+    /** Absent leaves the budget alone; null removes it. */
+    monthlyBudget: z.number().min(0).max(1e12).nullable().optional(),
   })
   .strict();
 export type ProfileInput = z.input<typeof profileInputSchema>;

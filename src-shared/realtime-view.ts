@@ -10,6 +10,8 @@ export const realtimeJobSchema = z.object({
   imageSize: z.enum(['1K', '2K', '4K']),
   inputs: z.number().int(),
   parentJobId: z.string().optional(),
+  /** Library images used as inputs ("Vary"), by library id: lineage. */
+  sourceImageIds: z.array(z.string()).optional(),
   state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
   attempt: z.number().int(),
   error: studioErrorSchema.optional(),
@@ -40,5 +42,7 @@ export const realtimeGenerateSchema = z
       .default([]),
     /** Edit this: the image a finished job made becomes the input of the new instruction. */
     fromJobId: z.string().optional(),
+    /** Vary: library images as inputs, read by the main process (no bytes in JSON). */
+    fromLibraryIds: z.array(z.string()).max(14).default([]),
   })
   .strict();

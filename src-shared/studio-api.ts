@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_MAX_MODELS } from './batch-run';
 import {
   batchItemViewSchema,
   batchViewSchema,
@@ -12,13 +13,27 @@ import { draftSchema, referenceImageSchema } from './draft';
 import { realtimeGenerateSchema, realtimeJobSchema } from './realtime-view';
 import { kbCheckedRowSchema, kbModeSchema, kbPushSchema, kbRowSchema, kbSearchResultSchema } from './kb-view';
 import {
+  LIBRARY_IDS_MAX,
+  contactSheetOptionsSchema,
+  libraryChangedSchema,
   libraryDetailSchema,
+  libraryIdsQuerySchema,
+  libraryImageSchema,
+  libraryOverviewSchema,
   libraryQuerySchema,
   libraryResultSchema,
   reviewMarkSchema,
 } from './library-view';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
+import {
+  budgetCheckInputSchema,
+  budgetCheckSchema,
+  budgetStatusSchema,
+  spendingQuerySchema,
+  spendingSchema,
+  timeZoneSchema,
+} from './spending-view';
 
 const none = z.object({}).strict();
 const byId = z.object({ id: z.string().min(1) }).strict();
@@ -67,6 +82,20 @@ export const studioMethods = {
     input: z.object({ draft: draftSchema, parentBatchId: z.string().optional() }).strict(),
     output: submitResultSchema,
   },
+  /**
+   * One draft on several models: one batch per model, as one run. `runId` is made by the window
+   * once per click: the same run sent again creates nothing new.
+   */
+  'batches.submitRun': {
+    input: z
+      .object({
+        runId: z.string().regex(/^[\w-]{8,64}$/),
+        draft: draftSchema,
+        models: z.array(z.string().min(1).max(200)).min(1).max(RUN_MAX_MODELS),
+      })
+      .strict(),
+    output: z.object({ runId: z.string(), results: z.array(submitResultSchema) }),
+  },
   'batches.submissions': { input: none, output: z.array(submissionViewSchema) },
   /** The last time a draft with this content (draftFingerprint) was sent from the active profile. */
   'batches.lastSent': {
@@ -99,6 +128,12 @@ export const studioMethods = {
   },
   'batches.retryFailed': { input: byId, output: submitResultSchema },
   'batches.costs': { input: none, output: costSummarySchema },
+  /** The active profile's spending per day (estimated, held, actual, spent) in the user's time zone. */
+  'batches.spending': { input: spendingQuerySchema, output: spendingSchema },
+  /** This month's spending against the active profile's monthly budget. */
+  'batches.budget': { input: z.object({ timeZone: timeZoneSchema }).strict(), output: budgetStatusSchema },
+  /** Asked before a submit: would this draft's estimate take the month past the budget? */
+  'batches.budgetCheck': { input: budgetCheckInputSchema, output: budgetCheckSchema },
   /**
    * Makes an item's preview (from the library, or fetched from the gateway) and answers the image
    * path it is then served at (src-shared/image-paths.ts): errors arrive here, with their codes.
@@ -146,6 +181,10 @@ export const studioMethods = {
   },
   /** The library: every downloaded image, filtered, searched and sorted; works with no network. */
   'library.query': { input: libraryQuerySchema, output: libraryResultSchema },
+  /** Batches, models, folder problems and the image count, for the filters and the header. */
+  'library.overview': { input: none, output: libraryOverviewSchema },
+  /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
+  'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
   'library.detail': { input: byId, output: libraryDetailSchema },
   /** Review marks, kept in each batch folder's review.json. */
   'library.mark': {
@@ -173,9 +212,75 @@ export const studioMethods = {
       downloadUrl: z.string().nullable(),
     }),
   },
+  /** A PDF contact sheet of images, delivered like a ZIP export (save dialog, or a one-time download). */
+  'library.exportContactSheet': {
+    input: z
+      .object({ ids: z.array(z.string()).min(1).max(20_000), options: contactSheetOptionsSchema })
+      .strict(),
+    output: z.object({
+      name: z.string(),
+      images: z.number().int(),
+      pages: z.number().int(),
+      canceled: z.boolean(),
+      path: z.string().nullable(),
+      downloadUrl: z.string().nullable(),
+    }),
+  },
   'library.exportFolder': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000), folder: z.string().min(1) }).strict(),
     output: z.object({ path: z.string(), images: z.number().int() }),
+  },
+  /** Collections (boards) of library images, kept in the library folder's collections.json. */
+  'collections.create': {
+    input: z
+      .object({ name: z.string().max(200), ids: z.array(z.string()).max(LIBRARY_IDS_MAX).default([]) })
+      .strict(),
+    output: z.object({ id: z.string(), name: z.string() }),
+  },
+  'collections.rename': {
+    input: z.object({ id: z.string(), name: z.string().max(200) }).strict(),
+    output: z.null(),
+  },
+  'collections.delete': { input: byId, output: z.null() },
+  /** Puts images into a collection (`present: true`) or takes them out; answers how many changed. */
+  'collections.setImages': {
+    input: z
+      .object({ id: z.string(), ids: z.array(z.string()).min(1).max(LIBRARY_IDS_MAX), present: z.boolean() })
+      .strict(),
+    output: z.number().int(),
+  },
+  /** The same row of the same run on every model (this image included), for "Compare across models". */
+  'library.acrossModels': { input: byId, output: z.array(libraryImageSchema) },
+  /** What an image was made from and what was made from it, generations deep. */
+  'library.lineage': {
+    input: byId,
+    output: z.object({ ancestors: z.array(libraryImageSchema), descendants: z.array(libraryImageSchema) }),
+  },
+  /**
+   * "Use as reference" / "Vary": a library image or a realtime result stored as a reference image,
+   * its bytes unchanged, read by the main process (no bytes in JSON), remembering where it came from.
+   */
+  'reuse.reference': {
+    input: z.union([
+      z.object({ libraryId: z.string() }).strict(),
+      z.object({ realtimeJobId: z.string() }).strict(),
+    ]),
+    output: referenceImageSchema,
+  },
+  /**
+   * "Regenerate": what a library image was made with: its prompt, its model and its reference
+   * images (from its batch folder's references/), ready to open in Compose.
+   */
+  'reuse.recipe': {
+    input: byId,
+    output: z.object({
+      prompt: z.string(),
+      model: z.string(),
+      customId: z.string(),
+      references: z.array(referenceImageSchema),
+      /** References the batch folder no longer holds. */
+      missingReferences: z.number().int(),
+    }),
   },
   'library.reveal': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
   'realtime.models': { input: none, output: z.array(z.string()) },
@@ -240,12 +345,14 @@ export const studioEvents = {
   'batch.updated': batchViewSchema,
   /** A batch reached a terminal state: completed, failed, cancelled or output_deleted. */
   'batch.finished': batchViewSchema,
+  /** A profile's cost totals after a change that moved them; the window never asks per update. */
+  'costs.changed': costSummarySchema,
   'submission.updated': submissionViewSchema,
   'download.progress': downloadProgressSchema,
   'realtime.updated': realtimeJobSchema,
   'kb.pushProgress': kbPushSchema,
   /** The library changed on disk: a batch arrived, or marks were set elsewhere. */
-  'library.changed': z.object({ reason: z.string() }),
+  'library.changed': libraryChangedSchema,
   /** The desktop host asks the window to show a batch (a notification was clicked). */
   'app.showBatch': z.object({ id: z.string() }),
 } as const;

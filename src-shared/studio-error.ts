@@ -62,7 +62,16 @@ export class StudioError extends Error {
 /**
  * The translation key that explains an error: its own code's when there is one, otherwise a general
  * sentence naming who raised it. An error the studio raised itself is never put on the gateway.
+ * Given a type guard for `known`, the key comes back typed, so `t()` can check it.
  */
+export function explanationKey<K extends string>(
+  error: Pick<StudioErrorView, 'code' | 'source' | 'httpStatus'>,
+  known: (key: string) => key is K,
+): K | 'errors.unknownStudio' | 'errors.unknownNetwork' | 'errors.unknown';
+export function explanationKey(
+  error: Pick<StudioErrorView, 'code' | 'source' | 'httpStatus'>,
+  known: (key: string) => boolean,
+): string;
 export function explanationKey(
   error: Pick<StudioErrorView, 'code' | 'source' | 'httpStatus'>,
   known: (key: string) => boolean,

@@ -116,6 +116,13 @@ describe('the packaged app', () => {
     expect(strays).toEqual([]);
   });
 
+  it('ships the contact sheet font as its regular weight only', () => {
+    const fonts = [...entries].filter((e) => e.startsWith('/node_modules/@fontsource/noto-sans-sc/files/'));
+    expect(fonts.filter((e) => e.endsWith('-400-normal.woff')).length).toBeGreaterThan(90);
+    expect(fonts.filter((e) => !e.endsWith('-400-normal.woff'))).toEqual([]);
+    expect(entries).toContain('/node_modules/@fontsource/noto-sans-sc/400.css');
+  });
+
   it('ships production packages only, and all of them', async () => {
     const installed = await installedPackages(join(appDir, 'node_modules'));
     const locked = await lockedPackages(join(root, 'package-lock.json'));
@@ -132,8 +139,10 @@ describe('the packaged app', () => {
     const natives = [...entries].filter((e) => e.endsWith('.node'));
     const sharpBinary = natives.filter((e) => /^\/node_modules\/@img\/sharp-[^/]+\/.*\.node$/.test(e));
     const canvasBinary = natives.filter((e) => /^\/node_modules\/@napi-rs\/canvas-[^/]+\/.*\.node$/.test(e));
+    const sqliteBinary = natives.filter((e) => /^\/node_modules\/@libsql\/[^/]+\/.*\.node$/.test(e));
     expect(sharpBinary.length).toBeGreaterThan(0);
     expect(canvasBinary.length).toBeGreaterThan(0);
+    expect(sqliteBinary.length).toBeGreaterThan(0);
     for (const native of natives) {
       expect(existsSync(join(resources, 'app.asar.unpacked', native)), native).toBe(true);
     }
@@ -146,12 +155,18 @@ describe('the packaged app', () => {
       join(appDir, 'out/main'),
       `import sharp from 'sharp';\n` +
         `import { createCanvas } from '@napi-rs/canvas';\n` +
+        `import Database from 'libsql';\n` +
+        // The library catalog's driver, with the FTS5 trigram index it needs for Chinese search.
+        `const db = new Database(':memory:');\n` +
+        `db.exec("create virtual table t using fts5(x, tokenize = 'trigram')");\n` +
+        `db.prepare('insert into t (x) values (?)').run('一只青花瓷杯');\n` +
+        `const sqlite = db.prepare('select x from t where t match ?').pluck().all('"青花瓷"');\n` +
         `const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#4f7cff' } }).png().toBuffer();\n` +
         `const canvas = createCanvas(2, 2);\n` +
         `canvas.getContext('2d').fillRect(0, 0, 2, 2);\n` +
-        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), canvas: canvas.toBuffer('image/png').length > 0 }));\n`,
+        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), canvas: canvas.toBuffer('image/png').length > 0, sqlite }));\n`,
     );
-    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', canvas: true });
+    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', canvas: true, sqlite: ['一只青花瓷杯'] });
   });
 
   it('finds every package the main and preload bundles import in the packaged node_modules', async () => {

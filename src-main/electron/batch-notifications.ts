@@ -1,6 +1,7 @@
 import { Notification } from 'electron';
 import type { BatchView } from '../../src-shared/batch-view';
 import { en } from '../../src-shared/i18n/en';
+import { isMessageName } from '../../src-shared/i18n/message-keys';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import type { StudioServices } from '../services/studio-services';
 
@@ -23,7 +24,7 @@ export function notifyFinishedBatches(services: StudioServices, open: (batchId: 
     const notification = new Notification({
       title: fill(messages.notifications.title, {
         name: batch.taskName,
-        status: messages.status[batch.status as keyof typeof messages.status] ?? batch.status,
+        status: isMessageName('status', batch.status) ? messages.status[batch.status] : batch.status,
       }),
       body: fill(messages.notifications.body, {
         success: batch.successCount,

@@ -25,6 +25,7 @@ export function handleImageScheme(images: ImageRoutes): void {
       const answer = await images.answer({
         path: new URL(request.url).pathname,
         ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
+        signal: request.signal,
       });
       if ('code' in answer) return new Response(answer.message, { status: answer.status });
       if (answer.status === 304 || request.method === 'HEAD')

@@ -108,10 +108,13 @@ async function start(): Promise<void> {
     },
     pickSavePath: async (defaultName) => {
       const m = (services?.settings.get().language === 'zh-CN' ? zhCN : en).menu;
+      const pdf = defaultName.endsWith('.pdf');
       const options = {
-        title: m.saveZip,
+        title: pdf ? m.savePdf : m.saveZip,
         defaultPath: join(app.getPath('downloads'), defaultName),
-        filters: [{ name: m.zipFiles, extensions: ['zip'] }],
+        filters: [
+          pdf ? { name: m.pdfFiles, extensions: ['pdf'] } : { name: m.zipFiles, extensions: ['zip'] },
+        ],
       };
       const result = mainWindow
         ? await dialog.showSaveDialog(mainWindow, options)

@@ -12,6 +12,9 @@ import { batchHandlers } from './handlers/batches';
 import { draftHandlers } from './handlers/drafts';
 import { kbHandlers } from './handlers/kb';
 import { libraryHandlers } from './handlers/library';
+import { collectionHandlers } from './handlers/collections';
+import { reuseHandlers } from './handlers/reuse';
+import { ImageReuse } from './reuse/image-reuse';
 import { realtimeHandlers } from './handlers/realtime';
 import { settingsHandlers } from './handlers/settings';
 import { EventHub } from './host/event-hub';
@@ -21,8 +24,10 @@ import { KbPushes } from './kb/kb-pushes';
 import { KbSearches } from './kb/kb-searches';
 import { kbClientOf } from './kb/kb-targets';
 import { ExportDownloads } from './library/export-downloads';
-import { relayFinishedDownloads } from './library/library-events';
-import { LibraryIndex } from './library/library-index';
+import { keepCatalogCurrent } from './library/library-events';
+import { LibraryCatalog } from './library/library-catalog';
+import { LibraryWatch } from './library/library-watch';
+import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
 import { initStudioLog, logInfo } from './log/studio-log';
@@ -97,7 +102,9 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const connection = new ConnectionMonitor(profiles, events);
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
-  const library = new LibraryIndex(() => settings.get().libraryDir);
+  const libraryDir = () => settings.get().libraryDir;
+  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change));
+  const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
     kbClientOf(profiles.resolve(profileId), () => profiles.allKeys());
@@ -118,10 +125,10 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     join(options.dataDir, 'realtime'),
     profiles,
     events,
-    () => settings.get().libraryDir,
+    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id) },
     options.realtimeClient,
   );
-  relayFinishedDownloads(events);
+  keepCatalogCurrent(events, library, libraryWatch);
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new BatchEngine({
     dataDir: options.dataDir,
@@ -150,7 +157,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       pickFolder: options.pickFolder,
       openExternal: options.openExternal,
     }),
-    ...batchHandlers({ batches, references, openPath: options.openPath }),
+    ...batchHandlers({ batches, references, profiles, openPath: options.openPath }),
     ...kbHandlers({ profiles, pushes: kbPushes, searches: kbSearches, library }),
     ...realtimeHandlers(realtime, profiles),
     ...libraryHandlers({
@@ -159,7 +166,19 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       downloads,
       pickSavePath: options.pickSavePath,
       openPath: options.openPath,
+      language: () => settings.get().language,
     }),
+    ...collectionHandlers(new Collections(libraryDir), library),
+    ...reuseHandlers(
+      new ImageReuse({
+        library,
+        references,
+        realtimeResult: (jobId) => ({
+          file: realtime.imageFile(jobId, 'result', 0).file,
+          savedId: realtime.list().find((j) => j.id === jobId)?.savedId,
+        }),
+      }),
+    ),
     ...draftHandlers(drafts),
   };
 
@@ -183,6 +202,8 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     sandbox,
     close: async () => {
       batches.stop();
+      libraryWatch.stop();
+      library.close();
       await sandbox.close();
       unlock();
     },

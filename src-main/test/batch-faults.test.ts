@@ -8,9 +8,11 @@ const KEY = 'sk-sandbox-alice';
 
 describe('reliability under faults', () => {
   it('with 20 % of requests failing in every way, 10 batches of 20 end complete, each created once', async () => {
-    // `all` spreads faults over every request; the named ones make sure each rare kind happens too.
+    // `all` spreads faults over every request; the named ones make sure each rare kind happens too,
+    // however few requests a run needs (a faster download polls less and draws fewer faults).
     const faults =
-      'all=0.2,lostcreate=#2,truncate=#3,submit_failed=#1,queue_failed=#1,hold_failed=#1,500=#2,slow_ms=100,seed=11';
+      'all=0.2,lostcreate=#2,truncate=#3,submit_failed=#1,queue_failed=#1,hold_failed=#1,500=#2,' +
+      '502=#1,504=#1,slow=#2,slow_ms=100,seed=11';
     const services = await startServices({ sandboxTimeScale: 400, sandbox: { faults } });
     const drafts: Draft[] = Array.from({ length: 10 }, (_, b) => ({
       id: `fault-draft-${b}`,

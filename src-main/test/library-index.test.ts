@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { LibraryIndex } from '../services/library/library-index';
+import { LibraryCatalog } from '../services/library/library-catalog';
 import { embedPngText } from '../services/library/png-text';
 import { ThumbnailService } from '../services/library/thumbnails';
 import { call, startServices, waitUntil } from './studio-fixture';
@@ -33,13 +33,20 @@ describe('the library on disk', () => {
     const folder = await downloadedBatch(['A red fox in the snow', '雪地里的红狐狸', 'A blue whale']);
     const copy = mkdtempSync(join(tmpdir(), 'library-copy-'));
     cpSync(folder, join(copy, 'copied batch'), { recursive: true });
-    const index = new LibraryIndex(() => copy);
-    const all = index.query();
-    expect(all.total).toBe(3);
-    expect(all.problems).toEqual([]);
-    expect(index.query({ search: 'fox' }).items.map((i) => i.prompt)).toEqual(['A red fox in the snow']);
-    expect(index.query({ search: '狐狸' }).items.map((i) => i.prompt)).toEqual(['雪地里的红狐狸']);
-    expect(index.query({ search: 'whal' }).total).toBe(1);
+    const catalog = new LibraryCatalog(() => copy);
+    expect((await catalog.query()).total).toBe(3);
+    expect((await catalog.overview()).problems).toEqual([]);
+    const prompts = async (search: string) => (await catalog.query({ search })).items.map((i) => i.prompt);
+    expect(await prompts('fox')).toEqual(['A red fox in the snow']);
+    expect(await prompts('狐狸')).toEqual(['雪地里的红狐狸']);
+    expect(await prompts('红狐狸')).toEqual(['雪地里的红狐狸']);
+    expect(await prompts('whal')).toEqual(['A blue whale']);
+    // Under three characters: Latin words by their start, a single Chinese character anywhere.
+    expect(await prompts('bl')).toEqual(['A blue whale']);
+    expect(await prompts('狐')).toEqual(['雪地里的红狐狸']);
+    expect(await prompts('red 雪地')).toEqual([]);
+    expect(await prompts('"fox')).toEqual(['A red fox in the snow']);
+    catalog.close();
   });
 
   it('reports a corrupt or half-copied folder, skips what is missing, and never throws', async () => {
@@ -52,10 +59,12 @@ describe('the library on disk', () => {
     writeFileSync(join(root, 'corrupt', 'batch.json'), '{"batch": {"id": ');
     cpSync(folder, join(root, 'no record'), { recursive: true });
     rmSync(join(root, 'no record', 'batch.json'));
-    const result = new LibraryIndex(() => root).query();
-    expect(result.total).toBe(3 + 2);
-    expect(result.problems.map((p) => p.folder).sort()).toEqual(['corrupt', 'half', 'no record']);
-    expect(result.problems.find((p) => p.folder === 'half')!.message).toMatch(/1 of 3 images are missing/);
+    const catalog = new LibraryCatalog(() => root);
+    expect((await catalog.query()).total).toBe(3 + 2);
+    const { problems } = await catalog.overview();
+    expect(problems.map((p) => p.folder).sort()).toEqual(['corrupt', 'half', 'no record']);
+    expect(problems.find((p) => p.folder === 'half')!.message).toMatch(/1 of 3 images are missing/);
+    catalog.close();
   });
 
   it('keeps marks in review.json, and they survive a re-read and a re-download', async () => {
@@ -75,7 +84,10 @@ describe('the library on disk', () => {
         { mark: null, stars: 4 },
       ]),
     );
-    const fresh = new LibraryIndex(() => join(folder, '..')).query({ batchId, review: 'picked' });
+    // A second catalog, on the same folders, reads the marks from review.json.
+    const copy = mkdtempSync(join(tmpdir(), 'library-marks-'));
+    cpSync(folder, join(copy, 'copied'), { recursive: true });
+    const fresh = await new LibraryCatalog(() => copy).query({ batchId, review: 'picked' });
     expect(fresh.items.map((i) => i.stars)).toEqual([2]);
 
     await services.batches.downloader.enqueue('sandbox', batchId);
@@ -102,6 +114,28 @@ describe('thumbnails and embedded prompts', () => {
     const second = await service.fileFor(source);
     expect(second).not.toBe(first);
     expect(await sharp(second).metadata()).toMatchObject({ width: 256, height: 256 });
+  });
+
+  it('drops thumbnail work nobody waits for any more, and makes the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thumbs-dropped-'));
+    const sources = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const source = join(dir, `s${i}.png`);
+        await sharp({ create: { width: 900, height: 600, channels: 3, background: `#${i}${i}6699` } })
+          .png()
+          .toFile(source);
+        return source;
+      }),
+    );
+    const service = new ThumbnailService(join(dir, 'cache'));
+    const askers = sources.map(() => new AbortController());
+    const asked = sources.map((source, i) => service.fileFor(source, 256, askers[i]!.signal));
+    // Scrolled past before their turn: every ask but the first two (already being made) gives up.
+    for (const asker of askers.slice(2)) asker.abort();
+    const answers = await Promise.allSettled(asked);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled', ...Array(6).fill('rejected')]);
+    // Asked again later, a dropped one is made then.
+    expect(await service.fileFor(sources[5]!, 256)).toMatch(/\.webp$/);
   });
 
   it('embeds UTF-8 text chunks that leave the PNG decodable', async () => {

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LibraryIndex } from '../services/library/library-index';
+import { LibraryCatalog } from '../services/library/library-catalog';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 const services = await startServices();
@@ -41,8 +41,9 @@ describe('the library says what is wrong, in words', () => {
     cpSync(folder, join(root, 'bad review'), { recursive: true });
     writeFileSync(join(root, 'bad review', 'review.json'), '{"images": {');
 
-    const result = new LibraryIndex(() => root).query();
-    const problem = (folderName: string) => result.problems.find((p) => p.folder === folderName)!;
+    const catalog = new LibraryCatalog(() => root);
+    const [result, { problems }] = [await catalog.query(), await catalog.overview()];
+    const problem = (folderName: string) => problems.find((p) => p.folder === folderName)!;
     expect(problem('not json')).toMatchObject({
       reason: 'FILE_NOT_JSON',
       file: 'batch.json',
@@ -50,7 +51,7 @@ describe('the library says what is wrong, in words', () => {
     });
     expect(problem('not a batch')).toMatchObject({ reason: 'FILE_NOT_BATCH', file: 'batch.json' });
     expect(problem('bad review')).toMatchObject({ reason: 'REVIEW_DAMAGED', file: 'review.json' });
-    for (const p of result.problems) expect(p.message).not.toMatch(/position|Expected|Unexpected|token/i);
+    for (const p of problems) expect(p.message).not.toMatch(/position|Expected|Unexpected|token/i);
     // The images of the folder whose review.json is damaged are still in the gallery.
     expect(result.total).toBe(2);
   });

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import fs, { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { extractBatchZip } from '../services/library/zip-ingest';
 
 const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff8800' } })
@@ -162,7 +163,9 @@ describe('batch ZIP verification', () => {
     const corrupt = Buffer.from(good);
     const at = 30 + 'images/a.png'.length + 40;
     corrupt[at] = corrupt[at]! ^ 0xff;
-    await expectRefused(corrupt, /CRC-32/);
+    // The image that failed its check was being written: it is gone, not left half-checked.
+    const refusedInto = await expectRefused(corrupt, /CRC-32/);
+    expect(readdirSync(refusedInto)).toEqual([]);
     await expectRefused(Buffer.from('{"error":{"code":"BATCH_IMAGE_DOWNLOAD_FAILED"}}'), /cannot be read/);
     // In words, never the ZIP reader's own text.
     const { run } = await ingest(good.subarray(0, Math.floor(good.length * 0.7)));
@@ -183,6 +186,41 @@ describe('batch ZIP verification', () => {
       zipOf({ 'images/sub/a.png': png, 'manifest.json': manifest([]) }),
       /not part of a batch archive/,
     );
+  });
+});
+
+describe('batch ZIP extraction on disk', () => {
+  const original = fs.fsync;
+  afterEach(() => {
+    fs.fsync = original;
+  });
+
+  it('flushes every image before it answers, and writes each byte for byte from any entry size', async () => {
+    // Sizes around the chunk the reader uses, so an image spans one, several, or a partial chunk.
+    const sizes = [png.length, 256 * 1024, 256 * 1024 + 1, 3 * 1024 * 1024 - 7];
+    const images = sizes.map((size) => {
+      // Noise, as photographs are to deflate: no entry looks like a zip bomb.
+      const data = randomBytes(size);
+      png.copy(data, 0, 0, 16);
+      return data;
+    });
+    const files = images.map((_, i) => ({ custom_id: `i${i}`, filename: `images/i${i}.png` }));
+    const entries: Zippable = { 'manifest.json': manifest(files) };
+    images.forEach((data, i) => (entries[`images/i${i}.png`] = [data, { level: i % 2 ? 6 : 0 }]));
+    const flushed: string[] = [];
+    fs.fsync = ((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
+      flushed.push(readlinkSync(`/proc/self/fd/${fd}`));
+      return original(fd, callback);
+    }) as typeof fs.fsync;
+
+    const { run, target } = await ingest(Buffer.from(zipSync(entries)), files.length);
+    const result = await run;
+    fs.fsync = original;
+
+    expect(result.images.map((i) => i.bytes)).toEqual(sizes);
+    images.forEach((data, i) => expect(readFileSync(join(target, `i${i}.png`)).equals(data)).toBe(true));
+    // Each image reached the disk before the extraction said it was done.
+    expect(flushed.sort()).toEqual(files.map((_, i) => join(target, `i${i}.png`)).sort());
   });
 });
 

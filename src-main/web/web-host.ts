@@ -193,7 +193,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }
 
-  /** A ZIP prepared by library.exportZip, streamed from disk once and then deleted. */
+  /** A ZIP or contact sheet prepared by an export, streamed from disk once and then deleted. */
   function exportDownload(res: ServerResponse, id: string): void {
     const prepared = options.services.downloads?.take(id);
     const size = prepared && statSync(prepared.file, { throwIfNoEntry: false })?.size;
@@ -201,7 +201,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return refuse(res, 404, 'STUDIO_EXPORT_GONE', 'This export was already downloaded or has expired.');
     }
     res.writeHead(200, {
-      'content-type': 'application/zip',
+      'content-type': prepared.name.endsWith('.pdf') ? 'application/pdf' : 'application/zip',
       'content-length': size,
       'content-disposition': `attachment; filename="${prepared.name.replace(/[^\w.-]/g, '_')}"`,
       'cache-control': 'no-store',
@@ -231,10 +231,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Images are read with GET.');
     if (!options.services.images)
       return refuse(res, 404, 'STUDIO_IMAGE_NOT_FOUND', 'There is no such image.');
+    // A closed response before its answer is a browser that gave up on the image (scrolled past).
+    const gaveUp = new AbortController();
+    res.on('close', () => gaveUp.abort());
     const answer = await options.services.images.answer({
       path,
       ifNoneMatch: req.headers['if-none-match'],
+      signal: gaveUp.signal,
     });
+    if (res.destroyed) return;
     if ('code' in answer) return refuse(res, answer.status, answer.code, answer.message);
     res.writeHead(answer.status, { ...answer.headers, 'x-content-type-options': 'nosniff' });
     if (answer.status === 304 || req.method === 'HEAD') return void res.end();

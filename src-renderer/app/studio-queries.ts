@@ -1,6 +1,13 @@
-import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import type { MethodInput, MethodOutput, StudioMethod } from '../../src-shared/studio-api';
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type MutationOptions,
+  type QueryClient,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import type { MethodInput, MethodOutput, StudioApi, StudioMethod } from '../../src-shared/studio-api';
 import type { StudioError } from '../../src-shared/studio-error';
 import { RECONNECTED_EVENT } from './studio-client';
 import { useStudio } from './studio-context';
@@ -58,11 +65,56 @@ export function useStudioQuery<M extends StudioMethod>(
   });
 }
 
-export function useStudioMutation<M extends StudioMethod>(method: M) {
+interface StudioMutationOptions {
+  /**
+   * The reads this call changes and no event keeps fresh: once it settles (done or failed), every
+   * cached answer of these methods, whatever its input or profile, is fetched again.
+   */
+  invalidates?: readonly StudioMethod[];
+}
+
+/**
+ * A call that changes something, or that a user's action asks for once: its pending state, error and
+ * answer live in the mutation, and what it makes stale is named here rather than refetched by hand.
+ * The mutation stays pending until those reads are fresh, so a button re-enables on the new state.
+ */
+export function useStudioMutation<M extends StudioMethod>(method: M, options: StudioMutationOptions = {}) {
   const studio = useStudio();
-  return useMutation<MethodOutput<M>, StudioError, MethodInput<M>>({
+  const client = useQueryClient();
+  return useMutation(studioMutationOptions(studio, client, method, options));
+}
+
+/** What useStudioMutation hands react-query; apart, so it can be tested without rendering. */
+export function studioMutationOptions<M extends StudioMethod>(
+  studio: Pick<StudioApi, 'call'>,
+  client: QueryClient,
+  method: M,
+  { invalidates = [] }: StudioMutationOptions,
+): MutationOptions<MethodOutput<M>, StudioError, MethodInput<M>> {
+  return {
     mutationFn: (input) => studio.call(method, input),
-  });
+    onSettled: () => Promise.all(invalidates.map((m) => client.invalidateQueries({ queryKey: [m] }))),
+  };
+}
+
+/**
+ * A read asked for at the moment of an action (open this draft, was this sent before?): it always goes
+ * to main, and its answer lands in the same cache a screen's query reads.
+ */
+export function useStudioFetch() {
+  const studio = useStudio();
+  const client = useQueryClient();
+  return useCallback(
+    <M extends StudioMethod>(method: M, input: MethodInput<M>) =>
+      client.fetchQuery<MethodOutput<M>, StudioError>({
+        queryKey: queryKey(method, input),
+        queryFn: () => studio.call(method, input),
+        staleTime: 0,
+        // The action that asked reports a failure at once; it is not a background read to retry.
+        retry: false,
+      }),
+    [studio, client],
+  );
 }
 
 /** Pushed events write straight into the query cache, so every screen sees them at once. */

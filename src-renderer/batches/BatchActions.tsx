@@ -2,25 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
-import { useStudio } from '../app/studio-context';
 import { confirmAction } from '../shell/confirm-store';
+import { ErrorNotice } from '../shell/ErrorNotice';
 import { useMoney } from './money';
+import { useBatchActions } from './use-batch-actions';
 
 /**
  * What can be done to a batch. Whatever costs money or replaces files asks first, and says what it
  * will do with the money: a cancel names the hold it gives back.
  */
-export function BatchActions({
-  batch: b,
-  act,
-  busy,
-}: {
-  batch: BatchView;
-  act(name: string, run: () => Promise<unknown>): Promise<void>;
-  busy: string | undefined;
-}) {
+export function BatchActions({ batch: b }: { batch: BatchView }) {
   const { t } = useTranslation();
-  const studio = useStudio();
+  const { ask, pending, error } = useBatchActions();
   const go = useNavigation((s) => s.go);
   const money = useMoney();
   const id = b.id;
@@ -50,9 +43,9 @@ export function BatchActions({
                   hold: money(b.holdAmount),
                 }),
               );
-              if (yes) await act('cancel', () => studio.call('batches.cancel', { id }));
+              if (yes) ask('cancel').mutate({ id });
             }}
-            disabled={busy === 'cancel'}
+            disabled={pending.cancel.isPending}
             data-testid="action-cancel"
           >
             {t('batches.cancel')}
@@ -61,8 +54,8 @@ export function BatchActions({
         {b.status === 'completed' && !inLibrary && (
           <button
             type="button"
-            onClick={() => void act('download', () => studio.call('batches.download', { id }))}
-            disabled={busy === 'download' || b.download.state === 'downloading'}
+            onClick={() => ask('download').mutate({ id })}
+            disabled={pending.download.isPending || b.download.state === 'downloading'}
             data-testid="action-download"
           >
             {t('batches.download')}
@@ -71,7 +64,7 @@ export function BatchActions({
         {b.status === 'completed' && inLibrary && (
           <button
             type="button"
-            disabled={busy === 'download'}
+            disabled={pending.download.isPending}
             data-testid="action-download-again"
             onClick={async () => {
               if (
@@ -85,7 +78,7 @@ export function BatchActions({
                 return;
               setRedownloaded(undefined);
               againSince.current = Date.now();
-              void act('download', () => studio.call('batches.download', { id }));
+              ask('download').mutate({ id });
             }}
           >
             {t('batches.downloadAgain')}
@@ -95,13 +88,13 @@ export function BatchActions({
           <button
             type="button"
             className="primary"
-            disabled={busy === 'retry'}
+            disabled={pending.retry.isPending}
             data-testid="action-retry"
             onClick={() =>
-              void act('retry', async () => {
-                const result = await studio.call('batches.retryFailed', { id });
-                if (result.batch) go('batches', result.batch.id);
-              })
+              ask('retry').mutate(
+                { id },
+                { onSuccess: (result) => result.batch && go('batches', result.batch.id) },
+              )
             }
           >
             {t('batches.retryFailed')}
@@ -110,11 +103,7 @@ export function BatchActions({
         {inLibrary && (
           <button
             type="button"
-            onClick={() =>
-              void act('folder', async () =>
-                setFolder((await studio.call('batches.openFolder', { id })).path),
-              )
-            }
+            onClick={() => ask('folder').mutate({ id }, { onSuccess: ({ path }) => setFolder(path) })}
           >
             {t('batches.openFolder')}
           </button>
@@ -125,7 +114,7 @@ export function BatchActions({
             className="danger"
             onClick={async () => {
               if (await confirmAction(t('batches.confirmDeleteOutputs', { name: b.taskName })))
-                await act('outputs', () => studio.call('batches.deleteOutputs', { id }));
+                ask('outputs').mutate({ id });
             }}
           >
             {t('batches.deleteOutputs')}
@@ -138,10 +127,7 @@ export function BatchActions({
             onClick={async () => {
               if (!(await confirmAction(t('batches.confirmDeleteRecord', { name: b.taskName })))) return;
               const deleteLocalFiles = inLibrary && (await confirmAction(t('batches.deleteLocalToo')));
-              void act('record', async () => {
-                await studio.call('batches.deleteRecord', { id, deleteLocalFiles });
-                go('batches');
-              });
+              ask('record').mutate({ id, deleteLocalFiles }, { onSuccess: () => go('batches') });
             }}
           >
             {t('batches.deleteRecord')}
@@ -154,6 +140,7 @@ export function BatchActions({
         </p>
       )}
       {folder && <p className="muted mono">{t('batches.folderAt', { path: folder })}</p>}
+      {error && <ErrorNotice error={error.toView()} />}
     </>
   );
 }

@@ -59,6 +59,8 @@ export function BatchCard({
             }}
           >
             {child && <span className="badge">{t('batches.retryOf')}</span>} {batch.taskName || batch.id}
+            {/* In a run, the cards share the draft's name: the model tells them apart. */}
+            {batch.runId && <span className="badge run-model-badge">{batch.model}</span>}
           </a>
         </h3>
         <BatchStateLine batch={batch} statusTestId="batch-status" downloadTestId="batch-download" />

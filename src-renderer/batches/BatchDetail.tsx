@@ -1,12 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchItemView, BatchView } from '../../src-shared/batch-view';
-import { StudioError } from '../../src-shared/studio-error';
 import { imageUrl } from '../app/image-url';
 import { useNavigation } from '../app/navigation-store';
-import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice, useExplain } from '../shell/ErrorNotice';
 import { BatchActions } from './BatchActions';
 import { BatchProgress, formatTime } from './BatchCard';
@@ -54,15 +52,12 @@ const ITEM_FILTERS = ['all', 'success', 'failed', 'pending', 'cancelled'] as con
 
 export function BatchDetail({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
-  const client = useQueryClient();
   const go = useNavigation((s) => s.go);
   const money = useMoney();
   const explain = useExplain();
   const batch = useStudioQuery('batches.get', { id });
   const items = useStudioQuery('batches.items', { id });
   const [filter, setFilter] = useState<(typeof ITEM_FILTERS)[number]>('all');
-  const [error, setError] = useState<StudioError>();
-  const [busy, setBusy] = useState<string>();
   const scroller = useRef<HTMLDivElement>(null);
   const shown = (items.data ?? []).filter((i) => filter === 'all' || i.status === filter);
   const virtualizer = useVirtualizer({
@@ -75,19 +70,6 @@ export function BatchDetail({ id }: { id: string }) {
   if (batch.error) return <ErrorNotice error={batch.error.toView()} />;
   if (!batch.data) return <p className="muted">{t('common.loading')}</p>;
   const b = batch.data;
-
-  async function act(name: string, run: () => Promise<unknown>) {
-    setError(undefined);
-    setBusy(name);
-    try {
-      await run();
-      void client.invalidateQueries({ queryKey: queryKey('batches.items', { id }) });
-    } catch (err) {
-      setError(StudioError.from(err));
-    } finally {
-      setBusy(undefined);
-    }
-  }
 
   return (
     <section className="batch-detail" aria-labelledby="batch-title">
@@ -123,8 +105,7 @@ export function BatchDetail({ id }: { id: string }) {
       )}
       <DownloadProblem download={b.download} />
 
-      <BatchActions batch={b} act={act} busy={busy} />
-      {error && <ErrorNotice error={error.toView()} />}
+      <BatchActions batch={b} />
 
       <div className="section-head">
         <h3>{t('batches.items')}</h3>

@@ -7,6 +7,7 @@ import {
   type DisplayInput,
 } from '../../src-shared/batch-display-state';
 import type { DownloadProgress } from '../../src-shared/batch-view';
+import { isMessageName } from '../../src-shared/i18n/message-keys';
 import { useStudio } from '../app/studio-context';
 
 /** A batch's one display state, with the live download progress main pushes (a few a second). */
@@ -42,7 +43,11 @@ export function StatusBadge({
       data-testid={testId}
       data-state={state.kind}
     >
-      {gone ? t('batches.stateGone') : t(`status.${batch.status}`, { defaultValue: batch.status })}
+      {gone
+        ? t('batches.stateGone')
+        : isMessageName('status', batch.status)
+          ? t(`status.${batch.status}`)
+          : batch.status}
     </span>
   );
 }

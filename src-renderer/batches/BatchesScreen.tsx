@@ -7,15 +7,15 @@ import {
   type BatchDisplayState,
 } from '../../src-shared/batch-display-state';
 import { BATCH_STATUSES, type BatchView } from '../../src-shared/batch-view';
-import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
-import { useStudio } from '../app/studio-context';
-import { useStudioQuery } from '../app/studio-queries';
+import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { BatchCard } from './BatchCard';
 import { kindLabel } from './BatchState';
 import { BatchDetail } from './BatchDetail';
 import { useMoney } from './money';
+import { FamilyCards, groupByRun, RunGroup } from './RunGroup';
+import { SpendingChart } from './SpendingChart';
+import './batches.css';
 
 interface Filters {
   status: string;
@@ -51,15 +51,14 @@ function families(list: BatchView[]): { root: BatchView; children: BatchView[] }
 export function BatchesScreen() {
   const { t } = useTranslation();
   const id = useId();
-  const studio = useStudio();
   const { param, go } = useNavigation();
   const batches = useStudioQuery('batches.list');
   const costs = useStudioQuery('batches.costs');
   const submissions = useStudioQuery('batches.submissions');
   const money = useMoney();
   const [filters, setFilters] = useState<Filters>({ status: '', name: '', downloaded: '', from: '', to: '' });
-  const [syncing, setSyncing] = useState(false);
-  const [error, setError] = useState<StudioError>();
+  // Sync asks the gateway for batches this studio has not seen; the list is fetched again after it.
+  const sync = useStudioMutation('batches.sync', { invalidates: ['batches.list'] });
 
   if (param) {
     return (
@@ -81,20 +80,8 @@ export function BatchesScreen() {
     <section className="screen batches" aria-labelledby="screen-title">
       <div className="section-head">
         <h1 id="screen-title">{t('batches.title')}</h1>
-        <button
-          type="button"
-          disabled={syncing}
-          onClick={() => {
-            setSyncing(true);
-            setError(undefined);
-            studio
-              .call('batches.sync', {})
-              .then(() => batches.refetch())
-              .catch((err: unknown) => setError(StudioError.from(err)))
-              .finally(() => setSyncing(false));
-          }}
-        >
-          {syncing ? t('batches.syncing') : t('batches.sync')}
+        <button type="button" disabled={sync.isPending} onClick={() => sync.mutate({})}>
+          {sync.isPending ? t('batches.syncing') : t('batches.sync')}
         </button>
       </div>
 
@@ -114,6 +101,8 @@ export function BatchesScreen() {
           </p>
         </div>
       )}
+
+      <SpendingChart />
 
       <div className="filters" role="search" aria-label={t('batches.filterName')}>
         <label className="inline-field">
@@ -153,7 +142,7 @@ export function BatchesScreen() {
           <input type="date" value={filters.to} onChange={set('to')} />
         </label>
       </div>
-      {error && <ErrorNotice error={error.toView()} />}
+      {sync.error && <ErrorNotice error={sync.error.toView()} />}
       {batches.error && <ErrorNotice error={batches.error.toView()} />}
 
       {pending.length > 0 && (
@@ -182,16 +171,15 @@ export function BatchesScreen() {
         <p className="empty-state">{t('batches.noMatch')}</p>
       )}
       <ul className="batch-list" aria-label={t('batches.listLabel')}>
-        {families(list).map(({ root, children }) => (
-          <li key={root.id} className="family">
-            <ul>
-              <BatchCard batch={root} onOpen={() => go('batches', root.id)} />
-              {children.map((child) => (
-                <BatchCard key={child.id} batch={child} child onOpen={() => go('batches', child.id)} />
-              ))}
-            </ul>
-          </li>
-        ))}
+        {groupByRun(families(list)).map((entry) =>
+          'families' in entry ? (
+            <RunGroup key={entry.run} families={entry.families} onOpen={(id) => go('batches', id)} />
+          ) : (
+            <li key={entry.family.root.id} className="family">
+              <FamilyCards family={entry.family} onOpen={(id) => go('batches', id)} />
+            </li>
+          ),
+        )}
       </ul>
     </section>
   );

@@ -2,14 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
+import { isMessageName } from '../../src-shared/i18n/message-keys';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
 import { activeProfileId, queryKey, useStudioQuery } from '../app/studio-queries';
 
 /**
- * Batch events go straight into the cache: the list and the open batch change as the gateway
- * moves, and nothing in the window polls. In browser mode the window itself notifies when a batch
- * finishes; the desktop app does it from main.
+ * Batch events go straight into the cache: the list, the open batch and the cost totals change as
+ * the gateway moves, and nothing in the window polls or re-asks. In browser mode the window itself
+ * notifies when a batch finishes; the desktop app does it from main.
  */
 export function useLiveBatches(): void {
   const studio = useStudio();
@@ -45,7 +46,13 @@ export function useLiveBatches(): void {
         if (itemsChanged) {
           void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
         }
-        void client.invalidateQueries({ queryKey: queryKey('batches.costs') });
+      }),
+      // The totals come computed by main, and only when a change moved them: a batch update costs
+      // the window no call. A first answer still on its way is older than the event, so it yields.
+      studio.on('costs.changed', (costs) => {
+        if (!ours(costs)) return;
+        const key = queryKey('batches.costs');
+        void client.cancelQueries({ queryKey: key }).then(() => client.setQueryData(key, costs));
       }),
       studio.on('batch.finished', (batch) => {
         if (!ours(batch)) return;
@@ -58,7 +65,10 @@ export function useLiveBatches(): void {
         )
           return;
         const n = new Notification(
-          t('notifications.title', { name: batch.taskName, status: t(`status.${batch.status}`) }),
+          t('notifications.title', {
+            name: batch.taskName,
+            status: isMessageName('status', batch.status) ? t(`status.${batch.status}`) : batch.status,
+          }),
           {
             body: t('notifications.body', {
               success: batch.successCount,

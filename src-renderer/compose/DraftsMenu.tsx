@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
 import { useStudio } from '../app/studio-context';
-import { useStudioQuery } from '../app/studio-queries';
+import { useStudioFetch, useStudioQuery } from '../app/studio-queries';
 import { emptyDraft } from './compose-store';
 import { draftWriterFor } from './draft-writer';
 
@@ -18,6 +18,7 @@ export function DraftsMenu({
 }) {
   const { t } = useTranslation();
   const studio = useStudio();
+  const fetch = useStudioFetch();
   const drafts = useStudioQuery('drafts.list');
   return (
     <div className="card drafts-menu">
@@ -32,7 +33,7 @@ export function DraftsMenu({
             </span>
             <button
               type="button"
-              onClick={() => void studio.call('drafts.get', { id: d.id }).then((x) => x && onOpen(x))}
+              onClick={() => void fetch('drafts.get', { id: d.id }).then((x) => x && onOpen(x))}
             >
               {t('compose.openDraft')}
             </button>
@@ -40,6 +41,7 @@ export function DraftsMenu({
               <button
                 type="button"
                 className="danger"
+                // Through the draft writer, not a mutation: a delete must not overtake a pending save.
                 onClick={() =>
                   void draftWriterFor(studio)
                     .remove(d.id)

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/Modal';
 import type { MethodOutput } from '../../src-shared/studio-api';
-import { StudioError } from '../../src-shared/studio-error';
-import { useStudio } from '../app/studio-context';
+import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { fileToBase64 } from './reference-upload';
 
@@ -31,29 +30,24 @@ export function ImportDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const studio = useStudio();
+  const read = useStudioMutation('drafts.readTable');
   const [table, setTable] = useState<Table>();
-  const [error, setError] = useState<StudioError>();
   const [map, setMap] = useState({ prompt: 0, id: -1, count: -1 });
 
   async function choose(file: File | undefined) {
     if (!file) return;
-    setError(undefined);
-    try {
-      const result = await studio.call('drafts.readTable', {
-        name: file.name,
-        dataBase64: await fileToBase64(file),
-      });
-      setTable(result);
-      const prompt = guess(result.columns, [/^prompt$/i, /prompt|提示|text|description|描述/i]);
-      setMap({
-        prompt: prompt >= 0 ? prompt : 0,
-        id: guess(result.columns, [/^custom_id$/i, /^(id|custom.?id|编号|名称|name)$/i]),
-        count: guess(result.columns, [/^output_count$/i, /count|数量|张数|n$/i]),
-      });
-    } catch (err) {
-      setError(StudioError.from(err));
-    }
+    const result = await read
+      .mutateAsync({ name: file.name, dataBase64: await fileToBase64(file) })
+      // The mutation keeps the error, and the dialog shows it.
+      .catch(() => undefined);
+    if (!result) return;
+    setTable(result);
+    const prompt = guess(result.columns, [/^prompt$/i, /prompt|提示|text|description|描述/i]);
+    setMap({
+      prompt: prompt >= 0 ? prompt : 0,
+      id: guess(result.columns, [/^custom_id$/i, /^(id|custom.?id|编号|名称|name)$/i]),
+      count: guess(result.columns, [/^output_count$/i, /count|数量|张数|n$/i]),
+    });
   }
 
   const rows: ImportedRow[] = (table?.rows ?? [])
@@ -93,7 +87,7 @@ export function ImportDialog({
           data-testid="import-file"
         />
       </label>
-      {error && <ErrorNotice error={error.toView()} />}
+      {read.error && <ErrorNotice error={read.error.toView()} />}
       {table && (
         <>
           <p className="muted">

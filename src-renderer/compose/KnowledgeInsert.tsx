@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { KbSearchResult } from '../../src-shared/kb-view';
-import { StudioError } from '../../src-shared/studio-error';
-import { useStudio } from '../app/studio-context';
+import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
@@ -10,12 +8,11 @@ import { draftActions } from './draft-actions';
 /** Looks up the knowledge base (a house style, say) and appends a hit to every row or to one row. */
 export function KnowledgeInsert() {
   const { t } = useTranslation();
-  const studio = useStudio();
   const { draft, change } = useCompose();
+  // A search is kept in the knowledge base's history, so the history is fetched again after it.
+  const search = useStudioMutation('kb.search', { invalidates: ['kb.history'] });
   const [query, setQuery] = useState('');
   const [row, setRow] = useState(1);
-  const [result, setResult] = useState<KbSearchResult>();
-  const [error, setError] = useState<StudioError>();
   if (!draft) return null;
 
   const append = (text: string, index?: number) =>
@@ -43,11 +40,7 @@ export function KnowledgeInsert() {
             onKeyDown={(e) => {
               if (e.key !== 'Enter' || !query.trim()) return;
               e.preventDefault();
-              setError(undefined);
-              studio
-                .call('kb.search', { prompts: [query.trim()], similarity: 0.2, limit: 5 })
-                .then(setResult)
-                .catch((err: unknown) => setError(StudioError.from(err)));
+              search.mutate({ prompts: [query.trim()], similarity: 0.2, limit: 5 });
             }}
             data-testid="kb-insert-query"
           />
@@ -64,9 +57,9 @@ export function KnowledgeInsert() {
           />
         </label>
       </div>
-      {error && <ErrorNotice error={error.toView()} compact />}
+      {search.error && <ErrorNotice error={search.error.toView()} compact />}
       <ul className="kb-insert-hits">
-        {result?.rawSearch.map((hit) => {
+        {search.data?.rawSearch.map((hit) => {
           const text = hit.a || hit.q;
           return (
             <li key={hit.id}>

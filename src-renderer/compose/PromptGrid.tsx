@@ -1,193 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  memo,
-  useCallback,
-  useImperativeHandle,
-  useMemo,
-  useRef,
-  useState,
-  type ClipboardEvent,
-  type KeyboardEvent,
-  type Ref,
-} from 'react';
+import { useCallback, useImperativeHandle, useMemo, useRef, type ClipboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
+import type { Draft } from '../../src-shared/draft';
 import type { DraftIssue } from '../../src-shared/draft-rules';
-import { keyHandler, PROMPT_GRID_SHORTCUTS } from '../shell/shortcuts';
 import { draftActions } from './draft-actions';
-import { ReferenceThumb } from './ReferenceThumb';
+import { pastedLines, PromptRow } from './PromptRow';
+import { useGridKeys, type GridColumn } from './use-grid-keys';
 
 const ROW_HEIGHT = 84;
-type Column = 'id' | 'prompt' | 'count';
-const COLUMNS: Column[] = ['id', 'prompt', 'count'];
-
-/** Pasted text with several lines makes several rows; one line stays in the cell. */
-export function pastedLines(text: string): string[] | undefined {
-  const lines = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return lines.length > 1 ? lines : undefined;
-}
-
-interface RowProps {
-  item: DraftItem;
-  index: number;
-  issues: DraftIssue[] | undefined;
-  references: Map<string, ReferenceImage>;
-  change(update: (d: Draft) => Draft, key?: string): void;
-  onRowFiles(files: File[], row: number): void;
-  onPasteLines(lines: string[], row: number): void;
-  onPickFiles(row: number): void;
-}
-
-const Row = memo(function Row({
-  item,
-  index,
-  issues,
-  references,
-  change,
-  onRowFiles,
-  onPasteLines,
-  onPickFiles,
-}: RowProps) {
-  const { t } = useTranslation();
-  const [dragging, setDragging] = useState(false);
-  const n = index + 1;
-  // The drop itself goes on to the screen's drop zone, which ends its highlight and gives the
-  // files to this row (data-drop-row); stopping it here left the whole screen outlined.
-  const onDrop = () => setDragging(false);
-  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
-    if (e.clipboardData.files.length) {
-      e.preventDefault();
-      onRowFiles([...e.clipboardData.files], index);
-      return;
-    }
-    const lines = pastedLines(e.clipboardData.getData('text/plain'));
-    if (!lines) return;
-    e.preventDefault();
-    onPasteLines(lines, index);
-  };
-  const hasIssues = !!issues?.length;
-  return (
-    <div
-      role="row"
-      aria-rowindex={index + 2}
-      className={`grid-row${hasIssues ? ' has-issues' : ''}${dragging ? ' drop-target' : ''}`}
-      data-testid={`grid-row-${index}`}
-      data-drop-row={index}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          e.stopPropagation();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
-    >
-      <div role="cell" className="cell cell-index">
-        {n}
-      </div>
-      <div role="cell" className="cell cell-id">
-        <input
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colId')}`}
-          data-row={index}
-          data-col="id"
-          value={item.customId}
-          spellCheck={false}
-          onChange={(e) => change(draftActions.setItem(index, { customId: e.target.value }), `id:${index}`)}
-        />
-      </div>
-      <div role="cell" className="cell cell-prompt">
-        <textarea
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colPrompt')}`}
-          aria-invalid={hasIssues || undefined}
-          data-row={index}
-          data-col="prompt"
-          value={item.prompt}
-          rows={3}
-          onChange={(e) => change(draftActions.setItem(index, { prompt: e.target.value }), `prompt:${index}`)}
-          onPaste={onPaste}
-        />
-        {hasIssues && (
-          <ul className="row-issues" data-testid={`row-issues-${index}`}>
-            {issues!.map((issue, i) => (
-              <li key={i}>{t(`compose.issue.${issue.code}`, issue.params)}</li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <div role="cell" className="cell cell-count">
-        <input
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colCount')}`}
-          data-row={index}
-          data-col="count"
-          inputMode="numeric"
-          value={String(item.outputCount)}
-          onChange={(e) => {
-            const value = Number(e.target.value.replace(/\D/g, '') || 0);
-            change(draftActions.setItem(index, { outputCount: value }), `count:${index}`);
-          }}
-        />
-      </div>
-      <div role="cell" className="cell cell-refs">
-        {item.referenceIds.map((id) => {
-          const ref = references.get(id);
-          return ref ? (
-            <ReferenceThumb
-              key={id}
-              reference={ref}
-              onRemove={() => change(draftActions.removeReference(id, index))}
-            />
-          ) : null;
-        })}
-        <button
-          type="button"
-          className="ghost small"
-          aria-label={t('compose.addRowRefs', { n })}
-          onClick={() => onPickFiles(index)}
-        >
-          +
-        </button>
-      </div>
-      <div role="cell" className="cell cell-actions">
-        <button
-          type="button"
-          className="icon"
-          aria-label={`${t('compose.moveUp')} ${n}`}
-          onClick={() => change(draftActions.moveRow(index, -1))}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="icon"
-          aria-label={`${t('compose.moveDown')} ${n}`}
-          onClick={() => change(draftActions.moveRow(index, 1))}
-        >
-          ↓
-        </button>
-        <button
-          type="button"
-          className="icon"
-          aria-label={`${t('compose.duplicate')} ${n}`}
-          onClick={() => change(draftActions.duplicateRow(index))}
-        >
-          ❐
-        </button>
-        <button
-          type="button"
-          className="icon danger"
-          aria-label={`${t('compose.remove')} ${n}`}
-          onClick={() => change(draftActions.removeRow(index))}
-        >
-          ×
-        </button>
-      </div>
-    </div>
-  );
-});
 
 export interface PromptGridHandle {
   /** Scrolls the virtual grid to a row, focuses its prompt and keeps its messages in view. */
@@ -220,14 +40,16 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
   });
 
   const focusCell = useCallback(
-    (row: number, col: Column) => {
+    (row: number, col: GridColumn) => {
       virtualizer.scrollToIndex(row, { align: 'auto' });
       const tryFocus = (attempt: number) => {
         const el = scroller.current?.querySelector<HTMLElement>(`[data-row="${row}"][data-col="${col}"]`);
         if (el) el.focus();
         else if (attempt < 5) requestAnimationFrame(() => tryFocus(attempt + 1));
       };
-      requestAnimationFrame(() => tryFocus(0));
+      // Focus moves at once when the cell is drawn: a key typed right after Ctrl+Enter belongs to
+      // the new row, and waiting a frame let it land in the row before.
+      tryFocus(0);
     },
     [virtualizer],
   );
@@ -266,55 +88,7 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
     [change, draft.items],
   );
 
-  // Cell navigation stays a handler on the focused grid (it needs the cell the key came from), built
-  // from the same list the `?` overlay shows. A handler returning false leaves the key to the field.
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const target = e.target as HTMLElement;
-    const row = Number(target.dataset.row);
-    const col = target.dataset.col as Column | undefined;
-    if (!col || Number.isNaN(row)) return;
-    const last = draft.items.length - 1;
-    const inPrompt = target instanceof HTMLTextAreaElement;
-    const caret = inPrompt ? (target as HTMLTextAreaElement) : undefined;
-    const moveRow = (by: number) => {
-      if (row + by < 0 || row + by > last) return;
-      change(draftActions.moveRow(row, by));
-      focusCell(row + by, col);
-    };
-    keyHandler(PROMPT_GRID_SHORTCUTS, {
-      moveRow: (k) => moveRow(k.key === 'ArrowUp' ? -1 : 1),
-      addRow: () => {
-        change(draftActions.insertPrompts(row + 1, ['']));
-        focusCell(row + 1, 'prompt');
-      },
-      duplicateRow: () => {
-        change(draftActions.duplicateRow(row));
-        focusCell(row + 1, col);
-      },
-      removeRow: () => {
-        change(draftActions.removeRow(row));
-        if (last > 0) focusCell(Math.min(row, last - 1), col);
-      },
-      rowUp: () => {
-        if (row <= 0 || (caret && caret.value.slice(0, caret.selectionStart ?? 0).includes('\n')))
-          return false;
-        focusCell(row - 1, col);
-      },
-      rowDown: () => {
-        if (row >= last || (caret && caret.value.slice(caret.selectionEnd ?? 0).includes('\n'))) return false;
-        focusCell(row + 1, col);
-      },
-      enterDown: () => {
-        if (inPrompt || row >= last) return false;
-        focusCell(row + 1, col);
-      },
-      column: (k) => {
-        if (inPrompt) return false;
-        const next = COLUMNS[COLUMNS.indexOf(col) + (k.key === 'ArrowLeft' ? -1 : 1)];
-        if (next) focusCell(row, next);
-      },
-    })(e);
-  };
+  const onKeyDown = useGridKeys({ rows: draft.items.length, change, focusCell });
 
   const onNewRowPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     if (e.clipboardData.files.length) {
@@ -372,7 +146,7 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
                   transform: `translateY(${v.start}px)`,
                 }}
               >
-                <Row
+                <PromptRow
                   item={draft.items[v.index]!}
                   index={v.index}
                   issues={issuesByRow.get(v.index)}

@@ -1,30 +1,25 @@
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_LIMITS, type DraftReport } from '../../src-shared/draft-rules';
-import { useNavigation } from '../app/navigation-store';
-import { useMoney } from '../batches/money';
-import { useAgo } from './time-ago';
+import { RunTotals } from './RunTotals';
+import { SubmitBar } from './SubmitBar';
 import type { DraftSubmission } from './use-draft-submission';
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-/**
- * The sticky bar under the grid: totals against the limits, what needs fixing, and Submit. What a
- * submit did is said here too, where the user's eyes are when they press it.
- */
+/** The sticky bar under the grid: totals against the limits, what needs fixing, and Submit. */
 export function TotalsBar({
   report,
   submission,
+  models,
   onGoToInvalid,
 }: {
   report: DraftReport | undefined;
   submission: DraftSubmission;
+  /** Every model the draft goes to; more than one is a run, counted per model and in total. */
+  models: readonly string[];
   onGoToInvalid(): void;
 }) {
   const { t } = useTranslation();
-  const go = useNavigation((s) => s.go);
-  const money = useMoney();
-  const ago = useAgo();
-  const { result, lastSent, submitting } = submission;
   const overLimit = (report?.totals.images ?? 0) > GATEWAY_LIMITS.maxOutputImages;
   return (
     <div className="totals-bar" data-testid="totals-bar">
@@ -63,34 +58,8 @@ export function TotalsBar({
             {t(`compose.issue.${b.code}`, b.params)}
           </span>
         ))}
-      {lastSent && !result && (
-        <span className="muted" data-testid="sent-before">
-          {t('compose.sentAs', { name: lastSent.taskName, ago: ago(lastSent.sentAt) })}
-        </span>
-      )}
-      <button
-        type="button"
-        className="primary"
-        disabled={!report?.ok || submitting}
-        onClick={() => void submission.submit()}
-        data-testid="submit-batch"
-      >
-        {submitting ? t('compose.submitting') : t('compose.submit')}
-      </button>
-      {result?.batch && (
-        <div className="notice success-box submit-toast" role="status" data-testid="submit-result">
-          {t('compose.submitted', {
-            estimate: money(result.batch.estimatedCost),
-            hold: money(result.batch.holdAmount),
-          })}{' '}
-          <button type="button" onClick={() => go('batches', result.batch!.id)}>
-            {t('compose.viewBatch')}
-          </button>
-          <button type="button" className="link-button" onClick={submission.dismiss}>
-            {t('common.close')}
-          </button>
-        </div>
-      )}
+      <RunTotals models={models} images={report?.totals.images ?? 0} />
+      <SubmitBar ready={!!report?.ok} submission={submission} batches={models.length} />
     </div>
   );
 }

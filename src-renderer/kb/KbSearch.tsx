@@ -1,9 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KbSearchResult } from '../../src-shared/kb-view';
-import { StudioError } from '../../src-shared/studio-error';
-import { useStudio } from '../app/studio-context';
-import { useStudioQuery } from '../app/studio-queries';
+import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { KB_SEARCH_SHORTCUTS, keyHandler } from '../shell/shortcuts';
 
@@ -11,7 +9,6 @@ import { KB_SEARCH_SHORTCUTS, keyHandler } from '../shell/shortcuts';
 export function SearchSection() {
   const { t } = useTranslation();
   const id = useId();
-  const studio = useStudio();
   const history = useStudioQuery('kb.history');
   const profiles = useStudioQuery('profiles.list');
   const settings = useStudioQuery('settings.get');
@@ -21,22 +18,18 @@ export function SearchSection() {
   const [similarity, setSimilarity] = useState(0.4);
   const [limit, setLimit] = useState(5);
   const [appId, setAppId] = useState('');
+  // A search is kept in the history, so the history is fetched again after it.
+  const searching = useStudioMutation('kb.search', { invalidates: ['kb.history'] });
+  // The answer shown: the last search's, or a past one picked from the history.
   const [result, setResult] = useState<KbSearchResult>();
-  const [error, setError] = useState<StudioError>();
   useEffect(() => setAppId((x) => x || active?.defaultAppId || ''), [active?.defaultAppId]);
 
-  async function search() {
+  function search() {
     const list = draft.trim() ? [...prompts, draft.trim()] : prompts;
     if (!list.length) return;
     setPrompts(list);
     setDraft('');
-    setError(undefined);
-    try {
-      setResult(await studio.call('kb.search', { prompts: list, similarity, limit, appId }));
-      void history.refetch();
-    } catch (err) {
-      setError(StudioError.from(err));
-    }
+    searching.mutate({ prompts: list, similarity, limit, appId }, { onSuccess: setResult });
   }
 
   return (
@@ -65,7 +58,7 @@ export function SearchSection() {
             value={draft}
             placeholder={t('kb.promptPlaceholder')}
             onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={keyHandler(KB_SEARCH_SHORTCUTS, { search: () => void search() })}
+            onKeyDown={keyHandler(KB_SEARCH_SHORTCUTS, { search: () => search() })}
             data-testid="kb-query"
           />
         </label>
@@ -107,13 +100,13 @@ export function SearchSection() {
       <button
         type="button"
         className="primary"
-        onClick={() => void search()}
+        onClick={search}
         disabled={!prompts.length && !draft.trim()}
         data-testid="kb-search"
       >
         {t('kb.search')}
       </button>
-      {error && <ErrorNotice error={error.toView()} />}
+      {searching.error && <ErrorNotice error={searching.error.toView()} />}
       {result && (
         <div className="kb-result" data-testid="kb-result">
           <h3>{t('kb.hits')}</h3>

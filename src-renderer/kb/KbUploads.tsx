@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { KbPush } from '../../src-shared/kb-view';
-import { useStudio } from '../app/studio-context';
+import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 const SHOWN = 10;
@@ -11,7 +11,8 @@ const KEY_CODES = new Set(['unAuthApiKey', 'STUDIO_KEY_MISSING']);
 /** Recent uploads with their progress; a refused upload says so, why, and what to do. */
 export function KbUploads({ pushes }: { pushes: KbPush[] }) {
   const { t } = useTranslation();
-  const studio = useStudio();
+  // The upload's new state arrives by main's events; the mutation keeps a refusal to resume.
+  const resume = useStudioMutation('kb.resume');
   return (
     <>
       <h3>{t('kb.uploads')}</h3>
@@ -43,7 +44,8 @@ export function KbUploads({ pushes }: { pushes: KbPush[] }) {
               <button
                 type="button"
                 className="small"
-                onClick={() => void studio.call('kb.resume', { id: push.id })}
+                disabled={resume.isPending && resume.variables?.id === push.id}
+                onClick={() => resume.mutate({ id: push.id })}
               >
                 {push.state === 'paused'
                   ? t('kb.resume')
@@ -61,6 +63,7 @@ export function KbUploads({ pushes }: { pushes: KbPush[] }) {
           </li>
         ))}
       </ul>
+      {resume.error && <ErrorNotice error={resume.error.toView()} compact />}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { create } from 'zustand';
 import type { LibraryImage } from '../../src-shared/library-view';
 import { imagePaths } from '../../src-shared/image-paths';
 import { imageUrl } from '../app/image-url';
@@ -12,12 +13,19 @@ function remember(id: string): void {
 }
 
 /**
+ * Whether the gallery is scrolling, set by the grid. Only thumbnails still waiting listen to it, so
+ * a scroll starting or stopping redraws those, not every cell.
+ */
+export const useGalleryScrolling = create<{ scrolling: boolean }>(() => ({ scrolling: false }));
+
+/**
  * A gallery cell's thumbnail by URL: the whole image (not a square crop), 256 px, or 640 px on dense
  * screens. While the gallery is scrolling, cells not seen before wait with a placeholder, so a fast
  * scroll through thousands of images does not make thousands of thumbnails on the way.
  */
-export function GalleryThumb({ item, scrolling }: { item: LibraryImage; scrolling: boolean }) {
-  if (scrolling && !loaded.has(item.id)) return <span className="thumb-placeholder" />;
+export function GalleryThumb({ item }: { item: LibraryImage }) {
+  const waiting = useGalleryScrolling((s) => s.scrolling && !loaded.has(item.id));
+  if (waiting) return <span className="thumb-placeholder" />;
   return (
     <img
       src={imageUrl(imagePaths.libraryThumb(item.id, 256))}

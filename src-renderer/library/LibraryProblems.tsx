@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import type { LibraryResult } from '../../src-shared/library-view';
+import type { LibraryOverview } from '../../src-shared/library-view';
 
 /** Folders that could not be read in full, each with the reason in words and the file to look at. */
-export function LibraryProblems({ problems }: { problems: LibraryResult['problems'] }) {
+export function LibraryProblems({ problems }: { problems: LibraryOverview['problems'] }) {
   const { t } = useTranslation();
   if (!problems.length) return null;
   return (

@@ -6,21 +6,50 @@ import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
 import { Modal } from '../shell/Modal';
 import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
+import { CompareAcrossButton } from './CompareAcrossModels';
+import { LightboxLineage } from './LightboxLineage';
 import { StarRating } from './StarRating';
 
 interface Props {
-  items: LibraryImage[];
+  item: LibraryImage;
+  /** Place of the image in the filtered list, and the list's length. */
   index: number;
+  total: number;
+  /** The image at `index` is still on its way: `item` is the one shown before, and is not marked. */
+  pending: boolean;
   onIndex(index: number): void;
   onClose(): void;
   onMark(ids: string[], change: { mark?: 'picked' | 'rejected' | null; stars?: number }): void;
   onUsePrompt(prompt: string): void;
+  /** Use as reference, Regenerate, Vary: on this image. */
+  reuse: ReuseHandlers;
+  /** Opens an image of the lineage, which may be outside the filtered list. */
+  onOpenImage(item: LibraryImage): void;
+}
+
+export interface ReuseHandlers {
+  reference(id: string): void;
+  regenerate(id: string): void;
+  vary(id: string): void;
 }
 
 /** Full size with zoom and pan, the prompt and parameters beside it, and next/previous. */
-export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }: Props) {
+export function Lightbox({
+  item,
+  index,
+  total,
+  pending,
+  onIndex,
+  onClose,
+  onMark: markAny,
+  onUsePrompt,
+  reuse,
+  onOpenImage,
+}: Props) {
   const { t } = useTranslation();
-  const item = items[index]!;
+  const onMark: Props['onMark'] = (ids, change) => {
+    if (!pending) markAny(ids, change);
+  };
   const detail = useStudioQuery('library.detail', { id: item.id });
   const [zoom, setZoom] = useState(1);
   const [pan, setPan] = useState({ x: 0, y: 0 });
@@ -34,7 +63,7 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
   // Built from the list the `?` overlay shows; Escape, Tab and focus are the Modal's.
   const onKey = (e: React.KeyboardEvent) => {
     const handled = keyHandler(LIGHTBOX_SHORTCUTS, {
-      next: () => (index < items.length - 1 ? onIndex(index + 1) : false),
+      next: () => (index < total - 1 ? onIndex(index + 1) : false),
       previous: () => (index > 0 ? onIndex(index - 1) : false),
       pick: () => onMark([item.id], { mark: 'picked' }),
       reject: () => onMark([item.id], { mark: 'rejected' }),
@@ -85,12 +114,12 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
             ←
           </button>
           <span className="muted">
-            {index + 1} / {items.length}
+            {index + 1} / {total}
           </span>
           <button
             type="button"
             onClick={() => onIndex(index + 1)}
-            disabled={index === items.length - 1}
+            disabled={index >= total - 1}
             aria-label={t('library.next')}
           >
             →
@@ -132,6 +161,7 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
             {t('library.reject')}
           </button>
           <StarRating value={item.stars} onChange={(stars) => onMark([item.id], { stars })} />
+          <CompareAcrossButton id={item.id} />
         </div>
         <h3>{t('library.prompt')}</h3>
         <p className="lightbox-prompt" data-testid="lightbox-prompt">
@@ -140,6 +170,18 @@ export function Lightbox({ items, index, onIndex, onClose, onMark, onUsePrompt }
         <button type="button" className="primary" onClick={() => onUsePrompt(item.prompt)}>
           {t('library.usePrompt')}
         </button>
+        <div className="actions">
+          <button type="button" onClick={() => reuse.reference(item.id)} data-testid="lightbox-use-reference">
+            {t('reuse.useAsReference')}
+          </button>
+          <button type="button" onClick={() => reuse.regenerate(item.id)} data-testid="lightbox-regenerate">
+            {t('reuse.regenerate')}
+          </button>
+          <button type="button" title={t('reuse.varyHint')} onClick={() => reuse.vary(item.id)}>
+            {t('reuse.vary')}
+          </button>
+        </div>
+        <LightboxLineage id={item.id} onOpen={onOpenImage} />
         <h3>{t('library.parameters')}</h3>
         <dl className="parameters">
           {Object.entries(detail.data?.parameters ?? {}).map(([k, v]) => (

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
-import { useStudio } from '../app/studio-context';
 import { imagePaths } from '../../src-shared/image-paths';
 import { imageUrl } from '../app/image-url';
+import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 function JobImage({ job, alt }: { job: RealtimeJob; alt: string }) {
@@ -74,7 +74,10 @@ export function RealtimeJobCard({
   onToCompose(): void;
 }) {
   const { t } = useTranslation();
-  const studio = useStudio();
+  // The job's new state (cancelled, saved) arrives by main's events; these keep a refusal.
+  const cancel = useStudioMutation('realtime.cancel');
+  const save = useStudioMutation('realtime.save');
+  const refusal = cancel.error ?? save.error;
   return (
     <li className={`card rt-job state-${job.state}`} data-testid="rt-job" data-state={job.state}>
       <div className="batch-head">
@@ -98,12 +101,13 @@ export function RealtimeJobCard({
             role="progressbar"
             aria-label={t(`realtime.state_${job.state}`, { attempt: job.attempt })}
           />
-          <button type="button" onClick={() => void studio.call('realtime.cancel', { id: job.id })}>
+          <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: job.id })}>
             {t('realtime.cancel')}
           </button>
         </div>
       )}
       {job.error && <ErrorNotice error={job.error} />}
+      {refusal && <ErrorNotice error={refusal.toView()} compact />}
       {job.state === 'done' && job.result && (
         <div className="rt-result-row">
           <JobImage job={job} alt={t('realtime.resultAlt', { prompt: job.prompt })} />
@@ -128,8 +132,8 @@ export function RealtimeJobCard({
               </button>
               <button
                 type="button"
-                disabled={!!job.savedId}
-                onClick={() => void studio.call('realtime.save', { id: job.id })}
+                disabled={!!job.savedId || save.isPending}
+                onClick={() => save.mutate({ id: job.id })}
                 data-testid="rt-save"
               >
                 {job.savedId ? t('realtime.saved') : t('realtime.save')}

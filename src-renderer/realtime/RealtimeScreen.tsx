@@ -1,18 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
-import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
-import { useStudio } from '../app/studio-context';
-import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { emptyDraft, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { fileToBase64, imageFiles } from '../compose/reference-upload';
+import { LibraryVaryInput, varyingFrom } from '../library/LibraryVaryInput';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { keyHandler, REALTIME_PROMPT_SHORTCUTS } from '../shell/shortcuts';
 import { RealtimeJobCard } from './RealtimeJobCard';
+import { useLiveRealtimeJobs } from './use-live-realtime-jobs';
+import './realtime.css';
 
 const COMMON = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 const EXTENDED = ['1:4', '1:8', '4:1', '8:1'];
@@ -22,18 +22,19 @@ const ratiosFor = (model: string) => (/flash/i.test(model) ? [...COMMON, ...EXTE
 export function RealtimeScreen() {
   const { t } = useTranslation();
   const id = useId();
-  const studio = useStudio();
-  const client = useQueryClient();
   const go = useNavigation((s) => s.go);
+  // "Vary" from the Library: its image goes as an edit input, read by main.
+  const varyFrom = varyingFrom(useNavigation((s) => s.param));
   const models = useStudioQuery('realtime.models', undefined, { retry: false });
-  const jobs = useStudioQuery('realtime.jobs');
+  const jobs = useLiveRealtimeJobs();
+  // The job appears in the queue by main's events; the mutation keeps only a refusal to queue it.
+  const queue = useStudioMutation('realtime.generate');
   const [prompt, setPrompt] = useState('');
   const [model, setModel] = useState('');
   const [ratio, setRatio] = useState('');
   const [tier, setTier] = useState<'1K' | '2K' | '4K'>('1K');
   const [inputs, setInputs] = useState<File[]>([]);
   const [fromJob, setFromJob] = useState<RealtimeJob>();
-  const [error, setError] = useState<StudioError>();
 
   useEffect(() => {
     if (!model && models.data?.[0])
@@ -42,21 +43,6 @@ export function RealtimeScreen() {
   useEffect(() => {
     if (ratio && !ratiosFor(model).includes(ratio)) setRatio('');
   }, [model, ratio]);
-  useEffect(
-    () =>
-      // A job goes into the list of the profile that queued it, whichever is active now, and only into
-      // a list already fetched: a one-job list would pass for that profile's whole history.
-      studio.on('realtime.updated', (job) =>
-        client.setQueryData<RealtimeJob[]>(queryKey('realtime.jobs', undefined, job.profileId), (list) => {
-          if (!list) return list;
-          return list.some((j) => j.id === job.id)
-            ? list.map((j) => (j.id === job.id ? job : j))
-            : [job, ...list];
-        }),
-      ),
-    [studio, client],
-  );
-
   const dropzone = useDropzone({
     noClick: true,
     noKeyboard: true,
@@ -66,22 +52,18 @@ export function RealtimeScreen() {
   useEffect(() => () => previews.forEach((u) => URL.revokeObjectURL(u)), [previews]);
 
   async function generate() {
-    setError(undefined);
-    try {
-      const encoded = await Promise.all(
-        inputs.map(async (f) => ({ name: f.name || 'input.png', dataBase64: await fileToBase64(f) })),
-      );
-      await studio.call('realtime.generate', {
-        prompt,
-        model,
-        imageSize: tier,
-        ...(ratio ? { aspectRatio: ratio } : {}),
-        inputs: encoded,
-        ...(fromJob ? { fromJobId: fromJob.id } : {}),
-      });
-    } catch (err) {
-      setError(StudioError.from(err));
-    }
+    const encoded = await Promise.all(
+      inputs.map(async (f) => ({ name: f.name || 'input.png', dataBase64: await fileToBase64(f) })),
+    );
+    queue.mutate({
+      prompt,
+      model,
+      imageSize: tier,
+      ...(ratio ? { aspectRatio: ratio } : {}),
+      inputs: encoded,
+      ...(fromJob ? { fromJobId: fromJob.id } : {}),
+      ...(varyFrom ? { fromLibraryIds: [varyFrom] } : {}),
+    });
   }
 
   function toCompose(text: string) {
@@ -168,6 +150,7 @@ export function RealtimeScreen() {
               </button>
             </span>
           )}
+          {varyFrom && <LibraryVaryInput id={varyFrom} onRemove={() => go('realtime')} />}
           {previews.map((url, i) => (
             <span className="ref-thumb" key={url}>
               <img src={url} alt={inputs[i]?.name ?? ''} />
@@ -184,10 +167,12 @@ export function RealtimeScreen() {
           <button type="button" className="small" onClick={dropzone.open}>
             {t('realtime.addInputs')}
           </button>
-          {!fromJob && !inputs.length && <span className="muted">{t('realtime.dropInputs')}</span>}
+          {!fromJob && !varyFrom && !inputs.length && (
+            <span className="muted">{t('realtime.dropInputs')}</span>
+          )}
         </div>
         {models.error && <ErrorNotice error={models.error.toView()} compact />}
-        {error && <ErrorNotice error={error.toView()} />}
+        {queue.error && <ErrorNotice error={queue.error.toView()} />}
         <div className="actions">
           <button
             type="button"

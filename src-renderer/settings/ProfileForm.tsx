@@ -24,6 +24,8 @@ export function ProfileForm({ profile, onDone }: Props) {
     kbBaseUrl: profile?.kind === 'gateway' && profile.kbBaseUrl !== profile.baseUrl ? profile.kbBaseUrl : '',
     defaultAppId: profile?.defaultAppId ?? '',
     defaultKbId: profile?.defaultKbId ?? '',
+    // Typed as text; empty means no budget.
+    monthlyBudget: profile?.monthlyBudget == null ? '' : String(profile.monthlyBudget),
   });
   const [keys, setKeys] = useState({ gatewayKey: '', kbKey: '' });
   const [removed, setRemoved] = useState({ gatewayKey: false, kbKey: false });
@@ -33,7 +35,12 @@ export function ProfileForm({ profile, onDone }: Props) {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const input: ProfileInput = { ...fields, id: profile?.id };
+    const { monthlyBudget, ...rest } = fields;
+    const input: ProfileInput = {
+      ...rest,
+      id: profile?.id,
+      monthlyBudget: monthlyBudget.trim() === '' ? null : Number(monthlyBudget),
+    };
     for (const which of ['gatewayKey', 'kbKey'] as const) {
       if (keys[which]) input[which] = keys[which];
       else if (removed[which]) input[which] = '';
@@ -137,6 +144,20 @@ export function ProfileForm({ profile, onDone }: Props) {
           <label htmlFor={`${id}-kbid`}>{t('settings.defaultKbId')}</label>
           <input id={`${id}-kbid`} value={fields.defaultKbId} onChange={set('defaultKbId')} />
         </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-budget`}>{t('spending.budget')}</label>
+        <input
+          id={`${id}-budget`}
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="any"
+          value={fields.monthlyBudget}
+          onChange={set('monthlyBudget')}
+          data-testid="profile-monthlyBudget"
+        />
+        <p className="help">{t('spending.budgetHelp')}</p>
       </div>
       {save.error && <ErrorNotice error={save.error} />}
       <div className="actions">

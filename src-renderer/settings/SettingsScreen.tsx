@@ -8,6 +8,7 @@ import { confirmAction } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AppearanceSelects } from '../shell/AppearanceSelects';
 import { ProfileForm } from './ProfileForm';
+import './settings.css';
 
 function ProfileCard({ profile, active, onEdit }: { profile: Profile; active: boolean; onEdit(): void }) {
   const { t } = useTranslation();

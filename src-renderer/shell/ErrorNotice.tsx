@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { isMessageKey, isMessageName } from '../../src-shared/i18n/message-keys';
 import { explanationKey, nextStep, type StudioErrorView } from '../../src-shared/studio-error';
 
 /** The plain explanation of an error code in the user's language, or undefined when unknown. */
 export function useExplain() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (code: string): string | undefined =>
-    i18n.exists(`errors.${code}`) ? t(`errors.${code}`) : undefined;
+    isMessageName('errors', code) ? t(`errors.${code}`) : undefined;
 }
 
 /**
@@ -13,8 +14,8 @@ export function useExplain() {
  * and the request id to quote to support.
  */
 export function ErrorNotice({ error, compact = false }: { error: StudioErrorView; compact?: boolean }) {
-  const { t, i18n } = useTranslation();
-  const explanation = t(explanationKey(error, (key) => i18n.exists(key)));
+  const { t } = useTranslation();
+  const explanation = t(explanationKey(error, (key) => isMessageKey('errors', key)));
   // What the studio does about it next: only for what the gateway or the network said.
   const step = nextStep(error);
   const next =

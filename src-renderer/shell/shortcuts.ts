@@ -1,4 +1,6 @@
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import type { Messages } from '../../src-shared/i18n/en';
+import type { MessageName } from '../../src-shared/i18n/message-keys';
 import type { Screen } from '../app/navigation-store';
 
 /**
@@ -11,7 +13,7 @@ import type { Screen } from '../app/navigation-store';
  */
 export interface Shortcut {
   /** Also the i18n key of its description: `shortcuts.<id>`. */
-  id: string;
+  id: Exclude<MessageName<'shortcuts'>, 'title' | 'where'>;
   keys: readonly string[];
   /** How the overlay shows the keys, where listing every alternative would be noise ("0–5"). */
   label?: string;
@@ -20,11 +22,14 @@ export interface Shortcut {
 /** A set of shortcuts that work in one place: the whole screen, or one focused part of it. */
 export interface ShortcutGroup {
   /** i18n key of the heading: `shortcuts.where.<where>`. */
-  where: string;
+  where: keyof Messages['shortcuts']['where'];
   shortcuts: readonly Shortcut[];
 }
 
-const group = <const S extends readonly Shortcut[]>(where: string, shortcuts: S) => ({ where, shortcuts });
+const group = <const S extends readonly Shortcut[]>(where: ShortcutGroup['where'], shortcuts: S) => ({
+  where,
+  shortcuts,
+});
 
 export const GLOBAL_SHORTCUTS = group('everywhere', [{ id: 'showShortcuts', keys: ['?'] }]);
 
@@ -73,6 +78,7 @@ export const GALLERY_SHORTCUTS = group('gallery', [
   { id: 'reject', keys: ['x'] },
   { id: 'unmark', keys: ['u'] },
   { id: 'stars', keys: STARS, label: '0–5' },
+  { id: 'addToBoard', keys: ['b'] },
 ]);
 
 export const LIGHTBOX_SHORTCUTS = group('lightbox', [

@@ -1,3 +1,5 @@
+import { validateDraft } from '../../../src-shared/draft-rules';
+import { RUN_METADATA_KEY, runIdOf } from '../../../src-shared/batch-run';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -57,6 +59,8 @@ function notFound(id: string): StudioError {
  * ones in flight, downloads completed ones into the library, and carries out the user's actions.
  * Everything it learns leaves as `batch.updated` events.
  */
+type RunResult = { runId: string; results: { submission: SubmissionView; batch?: BatchView }[] };
+
 export class BatchEngine {
   readonly store: BatchStore;
   readonly submissions: SubmissionStore;
@@ -66,8 +70,11 @@ export class BatchEngine {
   readonly gate = new DownloadGate();
   private clients = new Map<string, BatchClient>();
   private retryTimers = new Set<NodeJS.Timeout>();
+  private runs = new Map<string, Promise<RunResult>>();
   /** A few progress events a second per batch reach the pages, never one per network chunk. */
   private progress: ProgressCoalescer;
+  /** The cost figures last pushed per profile, so an update that moves no money pushes none. */
+  private costsSent = new Map<string, string>();
 
   constructor(private deps: BatchEngineDeps) {
     this.progress = new ProgressCoalescer((p) => deps.events.emit('download.progress', p));
@@ -93,7 +100,7 @@ export class BatchEngine {
       speedFor: (p) => this.speedFor(p),
       profileName: (p) => deps.profiles.list().find((x) => x.id === p)?.name ?? p,
       onChange: (batch) => {
-        deps.events.emit('batch.updated', toView(batch));
+        this.emitUpdated(batch);
         if (batch.download.state === 'failed') this.retryDownloadLater(batch);
       },
       onProgress: (progress) => this.progress.push(progress),
@@ -190,8 +197,22 @@ export class BatchEngine {
     return batch;
   }
 
+  /**
+   * Every change to a batch leaves as `batch.updated`, and its profile's cost totals follow as
+   * `costs.changed` when the change moved them: windows keep their totals from events and never
+   * ask for them per update (a poll that only moves `lastPolledMs` sends no totals at all).
+   */
+  private emitUpdated(batch: TrackedBatch): void {
+    this.deps.events.emit('batch.updated', toView(batch));
+    const summary = this.costs(batch.profileId);
+    const figures = JSON.stringify(summary);
+    if (this.costsSent.get(batch.profileId) === figures) return;
+    this.costsSent.set(batch.profileId, figures);
+    this.deps.events.emit('costs.changed', summary);
+  }
+
   private changed(before: TrackedBatch | undefined, after: TrackedBatch): void {
-    this.deps.events.emit('batch.updated', toView(after));
+    this.emitUpdated(after);
     // However the studio learned a batch is completed (poll, sync, a late create answer), an
     // undownloaded one is fetched: maybeDownload starts nothing twice.
     this.maybeDownload(after, false);
@@ -248,6 +269,7 @@ export class BatchEngine {
       remote,
       origin: 'studio',
       submissionId: submission.id,
+      runId: runIdOf(submission.draft.metadata),
       parentBatchId: parentId,
       rootBatchId: parent?.rootBatchId ?? parentId ?? remote.id,
     });
@@ -275,10 +297,14 @@ export class BatchEngine {
 
   // ---- what the StudioApi calls ----
 
-  list(): BatchView[] {
+  /**
+   * The active profile's batches, newest first. A batch removed from the list is left out, except
+   * where money is counted: removing a batch does not give back what it cost.
+   */
+  list({ includeRemoved = false }: { includeRemoved?: boolean } = {}): BatchView[] {
     return this.store
       .list(this.activeId())
-      .filter((b) => !b.hidden)
+      .filter((b) => includeRemoved || !b.hidden)
       .sort((a, b) => b.remote.created_at - a.remote.created_at || (a.id < b.id ? 1 : -1))
       .map(toView);
   }
@@ -332,6 +358,56 @@ export class BatchEngine {
     if (submission.state === 'failed' && submission.error) throw StudioError.from(submission.error);
     const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
     return { submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined };
+  }
+
+  /**
+   * Sends one draft to several models as a run: one batch per model, each its own submission with
+   * its own Idempotency-Key, under the same exactly-once rules as a single batch. The run's id
+   * comes from the window: the same run sent again (a replayed click, an answer lost on the way)
+   * creates nothing new; a model whose outcome was left unknown is resent with its own key.
+   */
+  submitRun(runId: string, draft: Draft, models: string[]): Promise<RunResult> {
+    // Two sends of one run at the same moment (a double click) take turns: the second finds the
+    // submissions the first put on disk before sending, and sends nothing new.
+    const before = this.runs.get(runId) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.sendRun(runId, draft, models));
+    this.runs.set(runId, run);
+    void run.finally(() => this.runs.get(runId) === run && this.runs.delete(runId)).catch(() => undefined);
+    return run;
+  }
+
+  private async sendRun(runId: string, draft: Draft, models: string[]): Promise<RunResult> {
+    const profileId = this.activeId();
+    // Every model's batch is checked before any is sent: a run is not left half sent because the
+    // third model takes fewer reference images than the first.
+    for (const model of models) {
+      const report = validateDraft({ ...draft, model });
+      if (!report.ok)
+        throw new StudioError({
+          code: 'STUDIO_DRAFT_INVALID',
+          message: `The draft breaks the gateway's rules for ${model} (${report.rows.length} rows to fix${report.batch[0] ? `, first: ${report.batch[0].code}` : ''}).`,
+        });
+    }
+    const results: { submission: SubmissionView; batch?: BatchView }[] = [];
+    for (const model of [...new Set(models)]) {
+      const earlier = this.submissions
+        .list()
+        .find(
+          (s) => s.profileId === profileId && runIdOf(s.draft.metadata) === runId && s.draft.model === model,
+        );
+      const submission = earlier
+        ? earlier.state === 'sending' || earlier.state === 'unknown'
+          ? await this.submitter.send(earlier)
+          : earlier
+        : await this.submitter.submit(profileId, {
+            ...draft,
+            model,
+            metadata: { ...draft.metadata, [RUN_METADATA_KEY]: runId },
+          });
+      const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
+      results.push({ submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined });
+    }
+    return { runId, results };
   }
 
   /** Brings in the server's list for the profile: batches created elsewhere appear, without prompts. */
@@ -528,7 +604,7 @@ export class BatchEngine {
       goneOnServer: true,
       download: deleteLocalFiles ? { state: 'none', attempts: 0 } : batch.download,
     });
-    this.deps.events.emit('batch.updated', toView(after));
+    this.emitUpdated(after);
   }
 
   /**
@@ -570,8 +646,8 @@ export class BatchEngine {
     return this.submit(retry, batch.rootBatchId);
   }
 
-  costs(): CostSummary {
-    const profileId = this.activeId();
+  /** What a profile's batches cost: answered to `batches.costs`, and pushed as `costs.changed`. */
+  costs(profileId = this.activeId()): CostSummary {
     const days = new Map<string, CostSummary['days'][number]>();
     for (const b of this.store.list(profileId)) {
       if (b.hidden) continue;

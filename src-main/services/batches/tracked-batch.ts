@@ -1,3 +1,4 @@
+import { runIdOf } from '../../../src-shared/batch-run';
 import { z } from 'zod';
 import { downloadStateSchema, type BatchView } from '../../../src-shared/batch-view';
 import { studioErrorSchema } from '../../../src-shared/studio-error';
@@ -15,6 +16,8 @@ export const trackedBatchSchema = z.object({
   submissionId: z.string().optional(),
   parentBatchId: z.string().nullable().default(null),
   rootBatchId: z.string(),
+  /** The run it was sent in (its draft's metadata), for gateways that do not echo metadata back. */
+  runId: z.string().optional(),
   /** Real ms of the first time the studio saw it; the poll schedule counts from creation. */
   firstSeenMs: z.number(),
   lastPolledMs: z.number().nullable().default(null),
@@ -53,6 +56,7 @@ export function toView(batch: TrackedBatch): BatchView {
     outputsExpireAt: r.status === 'completed' && settledAt ? settledAt + OUTPUT_RETENTION_S : null,
     parentBatchId: batch.parentBatchId,
     rootBatchId: batch.rootBatchId,
+    runId: runIdOf(r.metadata as Record<string, unknown> | undefined) ?? batch.runId ?? null,
     origin: batch.origin,
     hasDraft: batch.submissionId !== undefined,
     cancelRequested: batch.cancelRequested,

@@ -2,6 +2,8 @@ import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
 import { imagePaths } from '../../../src-shared/image-paths';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchEngine } from '../batches/batch-engine';
+import { SpendingService } from '../batches/spending';
+import type { ProfileService } from '../profiles/profile-service';
 import { openFolder } from '../host/open-folder';
 import type { ReferenceStore } from '../references/reference-store';
 import type { FeatureHandlers } from './feature-handlers';
@@ -9,6 +11,8 @@ import type { FeatureHandlers } from './feature-handlers';
 export interface BatchHandlerDeps {
   batches: BatchEngine;
   references: ReferenceStore;
+  /** The active profile's monthly budget, for spending against it. */
+  profiles: Pick<ProfileService, 'active'>;
   openPath?: (path: string) => Promise<void>;
 }
 
@@ -16,14 +20,23 @@ export interface BatchHandlerDeps {
 export function batchHandlers({
   batches,
   references,
+  profiles,
   openPath,
 }: BatchHandlerDeps): FeatureHandlers<'batches' | 'references'> {
+  // Every batch of the active profile, removed ones too: removing a batch from the list does not
+  // give back what it cost, so the month's spending and the budget still count it.
+  const spending = new SpendingService({
+    profileId: () => profiles.active().id,
+    batches: () => batches.list({ includeRemoved: true }),
+    monthlyBudget: () => profiles.active().monthlyBudget ?? null,
+  });
   return {
     'batches.models': () => batches.models(),
     'batches.list': () => batches.list(),
     'batches.get': ({ id }) => batches.get(id),
     'batches.items': ({ id }) => batches.items(id),
     'batches.submit': ({ draft, parentBatchId }) => batches.submit(draft, parentBatchId),
+    'batches.submitRun': ({ runId, draft, models }) => batches.submitRun(runId, draft, models),
     'batches.submissions': () => batches.submissionsList(),
     'batches.lastSent': ({ fingerprint }) => batches.lastSent(fingerprint),
     'batches.sync': (filters) => batches.sync(filters),
@@ -36,6 +49,9 @@ export function batchHandlers({
     },
     'batches.retryFailed': ({ id }) => batches.retryFailed(id),
     'batches.costs': () => batches.costs(),
+    'batches.spending': (query) => spending.daily(query),
+    'batches.budget': ({ timeZone }) => spending.month(timeZone),
+    'batches.budgetCheck': (query) => spending.check(query),
     'batches.preview': async ({ id, customId }) => ({
       path: imagePaths.batchPreview(id, customId),
       source: (await batches.preview(id, customId)).source,

@@ -3,7 +3,7 @@ import type { KbSearches } from '../kb/kb-searches';
 import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from '../kb/kb-rows';
 import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
 import { appIdFor, kbIdFor } from '../kb/kb-targets';
-import type { LibraryIndex } from '../library/library-index';
+import type { LibraryCatalog } from '../library/library-catalog';
 import type { ProfileService } from '../profiles/profile-service';
 import type { FeatureHandlers } from './feature-handlers';
 
@@ -11,7 +11,7 @@ export interface KbHandlerDeps {
   profiles: ProfileService;
   pushes: KbPushes;
   searches: KbSearches;
-  library: LibraryIndex;
+  library: LibraryCatalog;
 }
 
 /** Knowledge base: rows checked before upload, uploads and searches with the active profile's key. */
@@ -33,8 +33,8 @@ export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDep
     },
     'kb.pushes': () => pushes.list(profiles.active().id),
     'kb.resume': ({ id }) => pushes.resume(id, profiles.active().id),
-    'kb.pushFromLibrary': ({ ids, kbId }) => {
-      const rows = ids.map((id) => kbRowOfImage(library.detail(id)));
+    'kb.pushFromLibrary': async ({ ids, kbId }) => {
+      const rows = (await Promise.all(ids.map((id) => library.detail(id)))).map(kbRowOfImage);
       const profile = profiles.active();
       return pushes.start({
         profileId: profile.id,

@@ -3,40 +3,59 @@ import type { EventHub } from '../host/event-hub';
 import { openFolder } from '../host/open-folder';
 import type { ExportDownloads } from '../library/export-downloads';
 import { exportToFolder } from '../library/library-export';
-import type { LibraryIndex } from '../library/library-index';
-import { exportSelectionZip } from '../library/zip-export';
+import type { LibraryCatalog } from '../library/library-catalog';
+import { deliverExport, exportSelectionZip } from '../library/zip-export';
+import { writeContactSheet } from '../contact-sheet/contact-sheet';
+import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
+import type { Language } from '../../../src-shared/settings';
 import type { FeatureHandlers } from './feature-handlers';
 
 export interface LibraryHandlerDeps {
-  library: LibraryIndex;
+  library: LibraryCatalog;
   events: EventHub;
   downloads: ExportDownloads;
   pickSavePath?: (defaultName: string) => Promise<string | null>;
   openPath?: (path: string) => Promise<void>;
+  /** The studio's language: a contact sheet prints its words in it. */
+  language: () => Language;
 }
 
 /** The library: review of downloaded images, marks, and exports. */
 export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'library'> {
   const { library, events } = deps;
+  const details = (ids: string[]) => Promise.all(ids.map((id) => library.detail(id)));
   return {
     'library.query': (query) => library.query(query),
+    'library.overview': () => library.overview(),
+    'library.ids': (query) => library.ids(query),
     'library.detail': ({ id }) => library.detail(id),
+    'library.lineage': ({ id }) => library.lineage(id),
+    'library.acrossModels': ({ id }) => library.acrossModels(id),
     'library.mark': async ({ ids, mark, stars }) => {
-      const count = await library.mark(ids, { mark, stars });
-      events.emit('library.changed', { reason: 'marks' });
-      return count;
+      const marks = await library.mark(ids, { mark, stars });
+      // The event carries the marks themselves: open galleries change those cells, nothing is fetched.
+      events.emit('library.changed', { reason: 'marks', marks });
+      return marks.length;
     },
-    'library.exportZip': ({ ids }) =>
-      exportSelectionZip(
-        ids.map((id) => library.detail(id)),
-        deps,
-      ),
-    'library.exportFolder': ({ ids, folder }) =>
-      exportToFolder(
-        ids.map((id) => library.detail(id)),
-        folder,
-      ),
+    'library.exportZip': async ({ ids }) => exportSelectionZip(await details(ids), deps),
+    'library.exportContactSheet': async ({ ids, options }) => {
+      const labels = contactSheetLabels(deps.language());
+      const images = await details(ids);
+      const name = contactSheetName();
+      const sheet = { ...options, title: options.title || labels.defaultTitle };
+      const out = await deliverExport(name, (file) => writeContactSheet(images, sheet, labels, file), deps);
+      return {
+        name,
+        images: out.result?.images ?? 0,
+        pages: out.result?.pages ?? 0,
+        canceled: out.canceled,
+        path: out.path,
+        downloadUrl: out.downloadUrl,
+      };
+    },
+    'library.exportFolder': async ({ ids, folder }) => exportToFolder(await details(ids), folder),
     // An image lives in the images folder of its batch's (or day's) folder: that folder is shown.
-    'library.reveal': ({ id }) => openFolder(join(library.detail(id).path, '..', '..'), deps.openPath),
+    'library.reveal': async ({ id }) =>
+      openFolder(join((await library.detail(id)).path, '..', '..'), deps.openPath),
   };
 }

@@ -49,6 +49,11 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
+/** Flushes a file still open for writing, through the fs module like every other fsync here. */
+export function fsyncHandle(fd: number): Promise<void> {
+  return promisify(fs.fsync)(fd);
+}
+
 /** Flushes one file written by other means (a copy, a stream) before it is published. */
 export async function fsyncFile(file: string): Promise<void> {
   const fd = await promisify(fs.open)(file, 'r');

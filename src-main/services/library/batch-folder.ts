@@ -1,3 +1,4 @@
+import type { ReviewMark } from '../../../src-shared/library-view';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
@@ -96,7 +97,7 @@ const REPLACED_PREFIX = 'replaced-';
 const INTENT_PREFIX = 'replace-';
 const REVIEW_FILE = 'review.json';
 
-type ReviewImages = Record<string, { mark: 'picked' | 'rejected' | null; stars: number }>;
+type ReviewImages = Record<string, { mark: ReviewMark; stars: number }>;
 
 async function readReview(folder: string): Promise<{ format?: string; images: ReviewImages } | undefined> {
   try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { logCaught } from '../log/studio-log';
 
 export interface PreparedExport {
@@ -34,7 +34,7 @@ export class ExportDownloads {
     this.prune();
     mkdirSync(this.dir, { recursive: true });
     const id = randomBytes(16).toString('base64url');
-    const file = join(this.dir, `${id}.zip`);
+    const file = join(this.dir, `${id}${extname(name)}`);
     const result = await write(file);
     this.ready.set(id, { file, name, expires: Date.now() + KEEP_MS });
     return { id, result };

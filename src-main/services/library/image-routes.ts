@@ -11,7 +11,7 @@ interface ImageSources {
   library: {
     /** The folder every library path must stay inside. */
     root(): string;
-    file(id: string): { path: string; mime: string };
+    file(id: string): Promise<{ path: string; mime: string }>;
   };
   realtime: {
     imageFile(id: string, which: 'result' | 'input', index: number): { file: string; mime: string };
@@ -24,6 +24,8 @@ interface ImageRequest {
   /** The URL's path, still percent-encoded: `/images/library/<id>/thumb/256`. */
   path: string;
   ifNoneMatch?: string;
+  /** Aborted when the asker gives up (a cell scrolled away): queued thumbnail work is dropped. */
+  signal?: AbortSignal;
 }
 
 type ImageAnswer =
@@ -101,6 +103,8 @@ export class ImageRoutes {
       return await this.route(request);
     } catch (err) {
       if (err instanceof StudioError) return notFound(err.message);
+      // Nobody is waiting for this answer any more: nothing went wrong, nothing to log.
+      if (request.signal?.aborted) return notFound('The image was no longer wanted.');
       logCaught(`image ${request.path}`, err);
       return notFound('The image could not be read.');
     }
@@ -112,13 +116,13 @@ export class ImageRoutes {
     if (m) {
       const id = decode(m[1]!);
       if (!id) return { status: 400, code: 'STUDIO_BAD_IMAGE_ID', message: 'That is not an image id.' };
-      const { path: file, mime } = this.sources.library.file(id);
+      const { path: file, mime } = await this.sources.library.file(id);
       if (!inside(this.sources.library.root(), file)) return notFound();
       if (m[2] === 'original') return fileAnswer(file, mime, SHORT_CACHE, request);
       const size = Number(m[3]);
       if (!(THUMB_SIZES as readonly number[]).includes(size))
         return notFound('There is no such thumbnail size.');
-      const thumb = await this.sources.thumbnails.fileFor(file, size);
+      const thumb = await this.sources.thumbnails.fileFor(file, size, request.signal);
       return fileAnswer(thumb, 'image/webp', SHORT_CACHE, request, this.sources.thumbnails.keyOf(file, size));
     }
     m = PATTERNS.realtime.exec(path);

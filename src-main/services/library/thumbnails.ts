@@ -17,7 +17,9 @@ export const THUMB_SIZES = [256, 640] as const;
  */
 export class ThumbnailService {
   private queue = new PQueue({ concurrency: Math.max(2, availableParallelism()) });
-  private inFlight = new Map<string, Promise<string>>();
+  private inFlight = new Map<string, { done: Promise<string>; waiting: number; cancel: AbortController }>();
+  /** Later asks go first: after a fling, the cells now on screen are made before the ones passed. */
+  private order = 0;
 
   constructor(private dir: string) {}
 
@@ -31,26 +33,42 @@ export class ThumbnailService {
    * The thumbnail file of an image, made now if it is missing or stale. The whole image fits
    * inside `size` on its long side: a 16:9 result stays 16:9, never a square crop.
    */
-  async fileFor(source: string, size: number = THUMB_SIZE): Promise<string> {
+  async fileFor(source: string, size: number = THUMB_SIZE, signal?: AbortSignal): Promise<string> {
     const key = this.keyOf(source, size);
     const file = join(this.dir, key.slice(0, 2), `${key}.webp`);
     if (existsSync(file)) return file;
     let running = this.inFlight.get(file);
     if (!running) {
-      running = this.queue
-        .add(async () => {
-          await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
-          const tmp = `${file}.${process.pid}.tmp`;
-          await sharp(source, { limitInputPixels: 268_402_689 })
-            .resize(size, size, { fit: 'inside' })
-            .webp({ quality: 78 })
-            .toFile(tmp);
-          await rename(tmp, file);
-          return file;
-        })
+      const cancel = new AbortController();
+      const done = this.queue
+        .add(
+          async () => {
+            await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+            const tmp = `${file}.${process.pid}.tmp`;
+            await sharp(source, { limitInputPixels: 268_402_689 })
+              .resize(size, size, { fit: 'inside' })
+              .webp({ quality: 78 })
+              .toFile(tmp);
+            await rename(tmp, file);
+            return file;
+          },
+          { priority: ++this.order, signal: cancel.signal },
+        )
         .finally(() => this.inFlight.delete(file)) as Promise<string>;
+      running = { done, waiting: 0, cancel };
       this.inFlight.set(file, running);
     }
-    return running;
+    // A thumbnail nobody waits for any more (the cell scrolled away and the browser gave up on it)
+    // leaves the queue before it starts; one already being made is finished and cached.
+    const entry = running;
+    entry.waiting++;
+    signal?.addEventListener(
+      'abort',
+      () => {
+        if (--entry.waiting === 0) entry.cancel.abort();
+      },
+      { once: true },
+    );
+    return entry.done;
   }
 }

@@ -15,21 +15,44 @@ export interface ZipExportTarget {
   downloads: ExportDownloads;
 }
 
+/** Where an export went: a path on the desktop, a one-time download URL in browser mode, or nowhere. */
+export interface Delivered<T> {
+  canceled: boolean;
+  path: string | null;
+  downloadUrl: string | null;
+  result: T | undefined;
+}
+
 /**
- * Exports images as a ZIP where the host can put it: to a path the user picks on the desktop, or, in
+ * Writes an export where the host can put it: to a path the user picks on the desktop, or, in
  * browser mode, to a one-time download the page then fetches. Never as base64 through the API.
  */
+export async function deliverExport<T>(
+  name: string,
+  write: (file: string) => Promise<T>,
+  target: ZipExportTarget,
+): Promise<Delivered<T>> {
+  if (target.pickSavePath) {
+    const path = await target.pickSavePath(name);
+    if (!path) return { canceled: true, path: null, downloadUrl: null, result: undefined };
+    return { canceled: false, path, downloadUrl: null, result: await write(path) };
+  }
+  const { id, result } = await target.downloads.prepare(name, write);
+  return { canceled: false, path: null, downloadUrl: `/api/exports/${id}`, result };
+}
+
+/** Exports images as a ZIP (images, manifest.csv, manifest.json). */
 export async function exportSelectionZip(
   images: LibraryDetail[],
   target: ZipExportTarget,
 ): Promise<MethodOutput<'library.exportZip'>> {
   const name = exportZipName();
-  if (target.pickSavePath) {
-    const path = await target.pickSavePath(name);
-    if (!path) return { name, images: 0, canceled: true, path: null, downloadUrl: null };
-    const result = await exportZip(images, path);
-    return { name, images: result.images, canceled: false, path: result.path, downloadUrl: null };
-  }
-  const { id, result } = await target.downloads.prepare(name, (file) => exportZip(images, file));
-  return { name, images: result.images, canceled: false, path: null, downloadUrl: `/api/exports/${id}` };
+  const out = await deliverExport(name, (file) => exportZip(images, file), target);
+  return {
+    name,
+    images: out.result?.images ?? 0,
+    canceled: out.canceled,
+    path: out.path,
+    downloadUrl: out.downloadUrl,
+  };
 }

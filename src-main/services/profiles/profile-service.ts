@@ -27,6 +27,7 @@ export interface ResolvedProfile {
   kbBaseUrl: string;
   defaultAppId: string;
   defaultKbId: string;
+  monthlyBudget?: number | null;
   gatewayKey?: string;
   kbKey?: string;
 }
@@ -73,6 +74,7 @@ export class ProfileService {
         kbBaseUrl: '',
         defaultAppId: SANDBOX_KEYS.appId,
         defaultKbId: SANDBOX_KEYS.kbId,
+        monthlyBudget: null,
       },
       ...profiles,
     ]);
@@ -115,6 +117,7 @@ export class ProfileService {
       kbBaseUrl: resolved.kbBaseUrl,
       defaultAppId: p.defaultAppId,
       defaultKbId: p.defaultKbId,
+      monthlyBudget: p.monthlyBudget,
       gatewayKey: keyStatus(resolved.gatewayKey),
       kbKey: keyStatus(resolved.kbKey),
     };
@@ -142,6 +145,8 @@ export class ProfileService {
       kbBaseUrl: kind === 'sandbox' ? '' : input.kbBaseUrl.replace(/\/+$/, ''),
       defaultAppId: input.defaultAppId,
       defaultKbId: input.defaultKbId,
+      monthlyBudget:
+        input.monthlyBudget === undefined ? (existing?.monthlyBudget ?? null) : input.monthlyBudget,
     };
     this.store.set(
       'profiles',

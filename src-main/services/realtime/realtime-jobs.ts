@@ -37,7 +37,12 @@ export class RealtimeJobs {
     private dir: string,
     private profiles: ProfileService,
     private events: EventHub,
-    private libraryRoot: () => string,
+    /** The library folder, and what to do once a result is filed there (the catalog reads it). */
+    private library: {
+      root(): string;
+      saved(): Promise<unknown>;
+      image(id: string): Promise<{ path: string; mime: string }>;
+    },
     private clientOptions: ConstructorParameters<typeof RealtimeClient>[1] = {},
   ) {
     try {
@@ -96,6 +101,12 @@ export class RealtimeJobs {
         throw new StudioError({ code: 'STUDIO_NO_RESULT', message: 'That generation has no image to edit.' });
       inputFiles.push({ mime: parent.result!.mime, file: parent.resultFile });
     }
+    for (const [i, libraryId] of input.fromLibraryIds.entries()) {
+      const source = await this.library.image(libraryId);
+      const file = `${id}-lib${i}.${source.mime.split('/')[1]}`;
+      await writeFileAtomic(join(this.dir, file), await readFile(source.path));
+      inputFiles.push({ mime: source.mime, file });
+    }
     for (const [i, raw] of input.inputs.entries()) {
       const data = Buffer.from(raw.dataBase64, 'base64');
       const mime = sniffImageType(data.subarray(0, 16));
@@ -117,6 +128,7 @@ export class RealtimeJobs {
       imageSize: input.imageSize,
       inputs: inputFiles.length,
       parentJobId: input.fromJobId,
+      sourceImageIds: input.fromLibraryIds.length ? input.fromLibraryIds : undefined,
       state: 'queued',
       attempt: 0,
       createdAt: Date.now(),
@@ -223,7 +235,7 @@ export class RealtimeJobs {
       throw new StudioError({ code: 'STUDIO_NO_RESULT', message: 'This generation has no image to save.' });
     const day = new Date(job.createdAt).toISOString().slice(0, 10);
     const folderName = `Realtime ${day}`;
-    const folder = join(this.libraryRoot(), folderName);
+    const folder = join(this.library.root(), folderName);
     const recordFile = join(folder, BATCH_FILE);
     await mkdir(join(folder, 'images'), { recursive: true });
     const record = existsSync(recordFile)
@@ -265,11 +277,13 @@ export class RealtimeJobs {
       aspectRatio: job.aspectRatio,
       imageSize: job.imageSize,
       parentJobId: job.parentJobId,
+      sources: job.sourceImageIds,
     } as never);
     await writeJsonAtomic(recordFile, record);
     const savedId = `${folderName}/${file}`;
     this.update(job, { savedId });
-    this.events.emit('library.changed', { reason: 'realtime' });
+    // Answered once the catalog knows the image: the window may open it by this id at once.
+    await this.library.saved();
     return savedId;
   }
 }

@@ -1,0 +1,208 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { byteCounter, heapUsed, mainThreadTime, rss } from './library-measures';
+import { probe } from './library-probe';
+import {
+  markBurst,
+  openLibrary,
+  prepare,
+  search,
+  startedStudio,
+  type Requests,
+  type SlowFrames,
+} from './library-steps';
+import type { BenchLibrary } from './make-library';
+import { SEARCH_WORDS } from './make-library';
+import { median, p95 } from './studio-session';
+
+export type { Requests, SlowFrames };
+
+/** What one library size measured; every time in milliseconds, every size in bytes. */
+export interface LibraryFigures {
+  images: number;
+  catalogReadyMs: number;
+  openCold: number[];
+  openWarm: number[];
+  firstRowCells: number;
+  firstRowAspects: (number | null)[];
+  /** What the last cold and the last warm open waited on, from the click (ms). */
+  openRequests: { cold: Requests | null; warm: Requests | null };
+  openSlowFrames: { cold: SlowFrames | null; warm: SlowFrames | null };
+  burstSlowFrames: SlowFrames;
+  burstRequests: Requests;
+  /** Of the burst's marks, how many the studio has stored when it is over. */
+  burstStored: number;
+  markMs: (number | null)[];
+  markIntervalsMs: number[];
+  burstLongTasks: number[];
+  burstApiMs: number[];
+  burstBytes: number;
+  search: {
+    word: string;
+    expected: number;
+    ms: number | null;
+    shown: number | undefined;
+    requests: Requests | null;
+    /** The same query again through the loopback API, from this process: the main side's share. */
+    apiMs: number;
+    attempts: number;
+    longestKeyGap: number;
+  }[];
+  scroll: {
+    frames: number;
+    p95: number;
+    /** The same page doing nothing, just before: what the machine gives any page. */
+    idleP95: number;
+    /** Share of frames over 20 ms, of all and of those while moving. */
+    slowShare: number;
+    movingSlowShare: number;
+    /** The page's main thread during the tour, in seconds: all tasks, and script, style and layout within them. */
+    mainThread: { task: number; script: number; style: number; layout: number };
+    movingP95: number;
+    pausedP95: number;
+    longTasks: number[];
+    slowFrames: SlowFrames;
+    seconds: number;
+    reachedEnd: boolean;
+    thumbnailsLoaded: number;
+    coverageAfterPause: number;
+    /** After the last flick, until every cell on screen shows its thumbnail (null: not within 30 s). */
+    fillMs: number | null;
+  };
+  heapBytes: number;
+  rssPeakBytes: number;
+  rssAtEndBytes: number;
+}
+
+const OPEN_RUNS = 3;
+function log(line: string) {
+  console.log(`  ${line}`);
+}
+
+/** Every Library figure for one library, each from the page as a person sees it. */
+export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-library-'));
+  try {
+    const catalogReadyMs = await prepare(library, dataDir);
+    log(`catalog ready in ${(catalogReadyMs / 1000).toFixed(1)} s`);
+    const openCold: number[] = [];
+    const openWarm: number[] = [];
+    let firstRow = { cells: 0, aspects: [] as (number | null)[] };
+    const openRequests: LibraryFigures['openRequests'] = { cold: null, warm: null };
+    const openSlowFrames: LibraryFigures['openSlowFrames'] = { cold: null, warm: null };
+    for (const cold of [true, false]) {
+      for (let run = 0; run < OPEN_RUNS; run++) {
+        // Cold: the studio's thumbnail cache emptied. Either way a new studio process and a new browser profile.
+        if (cold) rmSync(join(dataDir, 'thumbnails'), { recursive: true, force: true });
+        const session = await startedStudio(dataDir);
+        try {
+          const open = await openLibrary(session.page, library.images);
+          (cold ? openCold : openWarm).push(open.ms);
+          firstRow = open;
+          openRequests[cold ? 'cold' : 'warm'] = open.requests;
+          openSlowFrames[cold ? 'cold' : 'warm'] = open.slowFrames;
+        } finally {
+          await session.stop();
+        }
+      }
+    }
+    log(
+      `open: cold ${openCold.map((t) => t.toFixed(0)).join(', ')} ms; warm ${openWarm.map((t) => t.toFixed(0)).join(', ')} ms`,
+    );
+
+    const session = await startedStudio(dataDir);
+    const { page } = session;
+    const cdp = await page.context().newCDPSession(page);
+    let rssPeak = 0;
+    const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, rss(session.pid).now)), 200);
+    try {
+      const bytes = await byteCounter(cdp);
+      await openLibrary(page, library.images);
+      const heaps = [await heapUsed(cdp)];
+      const burst = await markBurst(session, bytes);
+      heaps.push(await heapUsed(cdp));
+      log(`marks: p95 ${p95(burst.markMs.map((m) => m ?? Infinity)).toFixed(1)} ms, ${burst.bytes} bytes`);
+      const searches = [];
+      for (const word of [...SEARCH_WORDS.english, ...SEARCH_WORDS.chinese])
+        searches.push(await search(session, library, word));
+      heaps.push(await heapUsed(cdp));
+      log(`search: ${searches.map((s) => `${s.word} ${s.ms?.toFixed(0)} ms`).join(', ')}`);
+      await page.getByTestId('library-search').fill('');
+      await probe(page, 'countIs', library.images, 10_000);
+      await sleep(1000);
+      const idle = (await probe(page, 'idleFrames', 3000)) as number[];
+      const before = await mainThreadTime(cdp);
+      const tour = (await probe(page, 'scrollTour', {
+        stops: 40,
+        flicks: 3,
+        framesPerFlick: 8,
+        pauseMs: 300,
+      })) as {
+        deltas: number[];
+        movingDeltas: number[];
+        pausedDeltas: number[];
+        longTasks: number[];
+        slowFrames: SlowFrames;
+        seconds: number;
+        reachedEnd: boolean;
+        thumbnailsLoaded: number;
+        coverageAfterPause: number[];
+        fillMs: number | null;
+      };
+      const after = await mainThreadTime(cdp);
+      heaps.push(await heapUsed(cdp));
+      const end = rss(session.pid);
+      return {
+        images: library.images,
+        catalogReadyMs,
+        openCold,
+        openWarm,
+        firstRowCells: firstRow.cells,
+        firstRowAspects: firstRow.aspects,
+        openRequests,
+        openSlowFrames,
+        burstSlowFrames: burst.slowFrames,
+        burstRequests: burst.requests,
+        burstStored: burst.stored,
+        markMs: burst.markMs,
+        markIntervalsMs: burst.intervals,
+        burstLongTasks: burst.longTasks,
+        burstApiMs: burst.api,
+        burstBytes: burst.bytes,
+        search: searches,
+        scroll: {
+          frames: tour.deltas.length,
+          p95: p95(tour.deltas),
+          idleP95: p95(idle),
+          slowShare: tour.deltas.filter((d) => d > 20).length / tour.deltas.length,
+          movingSlowShare: tour.movingDeltas.filter((d) => d > 20).length / tour.movingDeltas.length,
+          mainThread: {
+            task: after.task - before.task,
+            script: after.script - before.script,
+            style: after.style - before.style,
+            layout: after.layout - before.layout,
+          },
+          movingP95: p95(tour.movingDeltas),
+          pausedP95: p95(tour.pausedDeltas),
+          longTasks: tour.longTasks,
+          slowFrames: tour.slowFrames,
+          seconds: tour.seconds,
+          reachedEnd: tour.reachedEnd,
+          thumbnailsLoaded: tour.thumbnailsLoaded,
+          coverageAfterPause: median(tour.coverageAfterPause),
+          fillMs: tour.fillMs,
+        },
+        heapBytes: Math.max(...heaps),
+        rssPeakBytes: Math.max(rssPeak, end.peak),
+        rssAtEndBytes: end.now,
+      };
+    } finally {
+      clearInterval(rssTimer);
+      await session.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

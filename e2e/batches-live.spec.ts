@@ -1,0 +1,112 @@
+import type { Request } from '@playwright/test';
+import { expect, openStudio, test, type RunningStudio } from './studio-fixture';
+
+// Nothing in the window polls: while batches run, the Batches screen learns everything, its cost
+// totals included, from pushed events. Counted at the page, in calls, against the events it got.
+
+function draft(name: string, prompts: string[]) {
+  return {
+    id: `live-${name}`,
+    name,
+    model: 'imgvendor-3.1-flash-image',
+    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+}
+
+/** Counts the events the studio pushes, on an event stream of its own, as a second window would. */
+function countEvents(studio: RunningStudio): { count: (event: string) => number; stop: () => void } {
+  const abort = new AbortController();
+  const counts = new Map<string, number>();
+  void fetch(`${studio.origin}/api/events`, {
+    headers: { authorization: `Bearer ${studio.token}` },
+    signal: abort.signal,
+  })
+    .then(async (res) => {
+      const decoder = new TextDecoder();
+      const reader = res.body!.getReader();
+      let carry = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        const lines = (carry + decoder.decode(read.value, { stream: true })).split('\n');
+        carry = lines.pop()!;
+        for (const line of lines) {
+          const event = line.startsWith('event: ') ? line.slice('event: '.length) : undefined;
+          if (event) counts.set(event, (counts.get(event) ?? 0) + 1);
+        }
+      }
+    })
+    .catch(() => undefined);
+  return { count: (event) => counts.get(event) ?? 0, stop: () => abort.abort() };
+}
+
+test('while batches run, Batches keeps its costs from events and makes no call per batch update', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Batches' })
+    .click();
+  await expect(page.getByText('No batches yet')).toBeVisible();
+  await expect(page.getByTestId('costs')).toContainText(
+    '0 batches · estimate 0.00 · held 0.00 · actual 0.00',
+  );
+
+  // From here on, every call the page makes is recorded, by method.
+  const calls: string[] = [];
+  const record = (req: Request) => {
+    const path = new URL(req.url()).pathname;
+    if (path.startsWith('/api/') && path !== '/api/events') calls.push(path.slice('/api/'.length));
+  };
+  page.on('request', record);
+  const stream = countEvents(studio);
+
+  const ids: string[] = [];
+  for (const [name, prompts] of [
+    ['Mugs', ['a mug', 'a cup', 'a jug']],
+    ['Plates', ['a plate', 'a bowl [fail]']],
+    ['Vases', ['a vase', 'an urn', 'a pot', 'a jar']],
+  ] as const) {
+    const { batch } = await studio.call('batches.submit', { draft: draft(name, [...prompts]) });
+    ids.push(batch.id);
+  }
+
+  // Every batch runs, settles and lands in the library, and the page follows by itself.
+  for (const id of ids) {
+    await expect(page.getByTestId(`batch-${id}`).getByTestId('batch-download')).toHaveAttribute(
+      'data-state',
+      'in-library',
+      { timeout: 60_000 },
+    );
+  }
+  // The totals line shows the settled money to the last digit, as the method answers it now.
+  const costs = await studio.call('batches.costs');
+  const money = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  expect(costs.totals).toMatchObject({ batches: 3, held: 0 });
+  expect(costs.totals.actual).toBeGreaterThan(0);
+  await expect(page.getByTestId('costs')).toContainText(
+    `3 batches · estimate ${money.format(costs.totals.estimated)} · held 0.00 · actual ${money.format(costs.totals.actual)}`,
+  );
+  page.off('request', record);
+  stream.stop();
+
+  // Many updates were pushed (queued, running, progress, completed, downloading, in the library)...
+  expect(stream.count('batch.updated')).toBeGreaterThanOrEqual(ids.length * 4);
+  // ...and none of them made the page ask for costs, the list or a batch again.
+  const per = (method: string) => calls.filter((m) => m === method).length;
+  expect(calls.filter((m) => /^batches\.(costs|list|get|items)$/.test(m))).toEqual([]);
+  // What it does ask follows other events, each far rarer than updates: the pending submissions on a
+  // submission's phase (sending, created), spending and budget when money moved (`costs.changed`).
+  const rarer = {
+    'batches.submissions': 'submission.updated',
+    'batches.spending': 'costs.changed',
+    'batches.budget': 'costs.changed',
+  };
+  expect(calls.filter((m) => !(m in rarer))).toEqual([]);
+  for (const [method, event] of Object.entries(rarer))
+    expect(per(method), `${method} per ${event}`).toBeLessThanOrEqual(stream.count(event));
+  expect(stream.count('costs.changed')).toBeLessThan(stream.count('batch.updated') / 2);
+});

@@ -1,0 +1,11 @@
+import type { ImageReuse } from '../reuse/image-reuse';
+import type { FeatureHandlers } from './feature-handlers';
+
+/** Reusing an image: as a reference or input, and as a recipe to make again. */
+export function reuseHandlers(reuse: ImageReuse): FeatureHandlers<'reuse'> {
+  return {
+    'reuse.reference': (from) =>
+      'libraryId' in from ? reuse.fromLibrary(from.libraryId) : reuse.fromRealtime(from.realtimeJobId),
+    'reuse.recipe': ({ id }) => reuse.recipe(id),
+  };
+}

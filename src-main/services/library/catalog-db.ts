@@ -1,0 +1,151 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { logCaught, logInfo } from '../log/studio-log';
+
+/** Where the catalog lives: beside the library it describes, in a folder the library scan skips. */
+export const CATALOG_DIR = '.catalog';
+export const CATALOG_FILE = 'library.sqlite';
+
+/** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
+const SCHEMA_VERSION = 4;
+
+const SCHEMA = `
+-- One row a batch folder: what the filters list (batches, models) comes from here, not from
+-- grouping every image.
+create table if not exists folders (
+  name text primary key,
+  signature text not null,
+  problem text,
+  batch_id text,
+  task_name text,
+  model text,
+  created_at integer,
+  images integer not null default 0
+);
+create table if not exists images (
+  rowid integer primary key,
+  id text not null unique,
+  folder text not null,
+  file text not null,
+  ord integer not null,
+  batch_id text not null,
+  task_name text not null,
+  model text not null,
+  custom_id text not null,
+  prompt text not null,
+  row_index integer,
+  created_at integer not null,
+  mime text not null,
+  bytes integer not null,
+  mark text,
+  stars integer not null default 0,
+  run_id text
+);
+-- The same row (custom_id) of one run on every model, for "Compare across models".
+create index if not exists images_run on images(run_id, custom_id) where run_id is not null;
+create index if not exists images_folder on images(folder, ord);
+create index if not exists images_newest on images(created_at desc, folder desc, ord);
+create index if not exists images_oldest on images(created_at, folder, ord);
+create index if not exists images_stars on images(stars desc, created_at desc, folder desc, ord);
+create index if not exists images_prompt on images(prompt collate nocase, folder, ord);
+create index if not exists images_batch on images(batch_id);
+create index if not exists images_model on images(model);
+create index if not exists images_mark on images(mark, stars);
+-- Chinese of three characters and more, found anywhere in a run: "青花瓷" in "一只青花瓷杯".
+create virtual table if not exists images_text using fts5(
+  text, tokenize = 'trigram', content = '', contentless_delete = 1
+);
+-- Latin words (found by their start: the prefix indexes make "so" as quick as "soft"), and Chinese as single characters and pairs ("青花", "猫"),
+-- which the trigram index cannot answer.
+create virtual table if not exists images_terms using fts5(
+  terms, tokenize = 'unicode61', prefix = '1 2 3', content = '', contentless_delete = 1
+);
+create table if not exists meta (key text primary key, value text not null);
+-- collections.json as a table, so the Library can filter by a board in SQL.
+create table if not exists collections (id text primary key, name text not null, created_at integer not null);
+create table if not exists collection_items (
+  collection_id text not null,
+  image_id text not null,
+  primary key (collection_id, image_id)
+);
+create index if not exists collection_items_image on collection_items(image_id);
+-- Lineage: which library images an image was made from (references, realtime inputs).
+create table if not exists image_sources (image_id text not null, source_id text not null);
+create index if not exists image_sources_image on image_sources(image_id);
+create index if not exists image_sources_source on image_sources(source_id);
+`;
+
+export type CatalogDb = Database.Database;
+
+/** One number from SQL. (libsql's `pluck()` applies to `all()` only, not to `get()`.) */
+export function scalar(db: CatalogDb, sql: string, ...params: unknown[]): number {
+  const row = db
+    .prepare(sql)
+    .raw()
+    .get(...params) as unknown[] | undefined;
+  return Number(row?.[0] ?? 0);
+}
+
+/** SQLite saying the file is not (or no longer) a database it can read. */
+export function isCorrupt(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return /SQLITE_(CORRUPT|NOTADB)/.test(code);
+}
+
+function removeCatalog(dir: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal'])
+    rmSync(join(dir, CATALOG_FILE + suffix), { force: true });
+}
+
+function create(path: string): CatalogDb {
+  const db = new Database(path);
+  // The catalog is a cache of the folders: losing its last writes to a power cut costs a re-read,
+  // never data, so it trades durability for speed.
+  db.exec(
+    'pragma journal_mode = wal; pragma synchronous = normal; pragma temp_store = memory; pragma busy_timeout = 2000;',
+  );
+  const version = scalar(db, 'pragma user_version');
+  if (version !== SCHEMA_VERSION) {
+    if (version !== 0) throw Object.assign(new Error('older catalog'), { code: 'SQLITE_NOTADB' });
+    db.exec(SCHEMA);
+    db.exec(`pragma user_version = ${SCHEMA_VERSION}`);
+  }
+  return db;
+}
+
+/**
+ * Opens the library's catalog, building its tables on first use. A catalog SQLite cannot read (a
+ * crash mid-write on a bad disk, a file damaged by a sync tool, an older version) is deleted and
+ * made again; a library folder the catalog cannot be written in (read-only, a network share
+ * without locks) gets one in memory, rebuilt at each start.
+ */
+export function openCatalog(root: string): { db: CatalogDb; where: 'disk' | 'memory'; rebuilt: boolean } {
+  const dir = join(root, CATALOG_DIR);
+  const path = join(dir, CATALOG_FILE);
+  try {
+    mkdirSync(dir, { recursive: true });
+    try {
+      return { db: create(path), where: 'disk', rebuilt: false };
+    } catch (err) {
+      if (!isCorrupt(err)) throw err;
+      logInfo(`library catalog at ${path} is unreadable (${(err as { code?: string }).code}): rebuilding it`);
+      removeCatalog(dir);
+      return { db: create(path), where: 'disk', rebuilt: true };
+    }
+  } catch (err) {
+    logCaught('library catalog open (kept in memory instead)', err);
+    return { db: create(':memory:'), where: 'memory', rebuilt: true };
+  }
+}
+
+/** Deletes a catalog found damaged while in use, and opens a new one in its place. */
+export function reopenCatalog(db: CatalogDb, root: string): ReturnType<typeof openCatalog> {
+  try {
+    db.close();
+  } catch {
+    // Closing a damaged database may fail too; the file is removed either way.
+  }
+  removeCatalog(join(root, CATALOG_DIR));
+  return openCatalog(root);
+}

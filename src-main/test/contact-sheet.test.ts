@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { call, startServices, waitUntil } from './studio-fixture';
+
+const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸，水彩风格', 'A green teapot on oak'];
+
+/** Reads a PDF back with poppler, an independent tool, as a client's viewer would. */
+const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-']).toString();
+
+describe('contact sheets', () => {
+  it('prints each image with its prompt in English and Chinese, file name, mark and stars, with the batch in the header', async () => {
+    const saved = mkdtempSync(join(tmpdir(), 'sheet-'));
+    let asked = '';
+    const services = await startServices({
+      // The desktop's save dialog, answered with a path.
+      pickSavePath: async (name) => {
+        asked = name;
+        return join(saved, name);
+      },
+    });
+    const draft = {
+      id: `sheet-${Date.now()}`,
+      name: 'Autumn mugs',
+      model: 'imgvendor-3.1-flash-image',
+      items: PROMPTS.map((prompt, i) => ({
+        customId: `p${i + 1}`,
+        prompt,
+        outputCount: 1,
+        referenceIds: [],
+      })),
+      sharedReferenceIds: [],
+      references: [],
+      responseMime: 'image/png',
+    };
+    const { batch } = await call(services, 'batches.submit', { draft });
+    await waitUntil(
+      () => call(services, 'batches.get', { id: batch.id }),
+      (b: any) => b.download.state === 'done',
+    );
+    const { items } = await call(services, 'library.query', { sort: 'oldest' });
+    const ids = (items as { id: string; prompt: string }[]).map((i) => i.id);
+    await call(services, 'library.mark', { ids: [ids[1]], mark: 'picked', stars: 4 });
+
+    const out = await call(services, 'library.exportContactSheet', {
+      ids,
+      options: { title: 'Client review', pageSize: 'A4', perPage: 4 },
+    });
+    expect(out).toMatchObject({ images: 3, pages: 1, canceled: false, downloadUrl: null });
+    expect(asked).toMatch(/^contact-sheet-.*\.pdf$/);
+    const text = pdfText(out.path);
+    expect(text).toContain('Client review');
+    expect(text).toContain('Batch: Autumn mugs');
+    expect(text).toContain('A red fox in the snow');
+    expect(text).toContain('雪地里的红狐狸');
+    expect(text).toContain('p1.png');
+    expect(text).toMatch(/Picked\s+★★★★☆/);
+    expect(text).toContain('Page 1 of 1');
+    // The Chinese font travels inside the PDF, as a subset: the client needs no font of their own.
+    const fonts = execFileSync('pdffonts', [out.path]).toString();
+    expect(fonts).toMatch(/\+NotoSansSC-Regular\s+CID TrueType\s+Identity-H\s+yes yes/);
+    // Three images on a page of four: the images are drawn, not only their captions.
+    expect(execFileSync('pdfimages', ['-list', out.path]).toString().trim().split('\n').length - 2).toBe(3);
+    // And the page, drawn as a viewer would, shows them: its top-left cell is not blank paper.
+    const page = execFileSync('pdftoppm', ['-r', '30', '-png', '-f', '1', '-l', '1', out.path]);
+    const { width, height } = await sharp(page).metadata();
+    const cell = await sharp(page)
+      .extract({
+        left: Math.round(width! * 0.1),
+        top: Math.round(height! * 0.15),
+        width: Math.round(width! * 0.3),
+        height: Math.round(height! * 0.2),
+      })
+      .stats();
+    expect(Math.max(...cell.channels.map((c) => c.stdev))).toBeGreaterThan(10);
+
+    // In Chinese, with more images than a page holds: a page each, numbered in Chinese.
+    await call(services, 'settings.update', { language: 'zh-CN' });
+    const zh = await call(services, 'library.exportContactSheet', {
+      ids: [...ids, ...ids, ...ids],
+      options: { pageSize: 'Letter', orientation: 'landscape', perPage: 4 },
+    });
+    expect(zh.pages).toBe(3);
+    const zhText = pdfText(zh.path);
+    expect(zhText).toContain('样张');
+    expect(zhText).toContain('第 1 页，共 3 页');
+    expect(zhText).toContain('已选中');
+  });
+
+  it('a dismissed save dialog writes nothing', async () => {
+    const services = await startServices({ pickSavePath: async () => null });
+    const { batch } = await call(services, 'batches.submit', {
+      draft: {
+        id: `sheet-none-${Date.now()}`,
+        name: 'Nothing',
+        model: 'imgvendor-3.1-flash-image',
+        items: [{ customId: 'a', prompt: 'one', outputCount: 1, referenceIds: [] }],
+        sharedReferenceIds: [],
+        references: [],
+        responseMime: 'image/png',
+      },
+    });
+    await waitUntil(
+      () => call(services, 'batches.get', { id: batch.id }),
+      (b: any) => b.download.state === 'done',
+    );
+    const { items } = await call(services, 'library.query', {});
+    const out = await call(services, 'library.exportContactSheet', { ids: [items[0].id], options: {} });
+    expect(out).toMatchObject({ canceled: true, path: null, images: 0 });
+  });
+});

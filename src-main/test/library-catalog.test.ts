@@ -1,0 +1,203 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { CATALOG_DIR, CATALOG_FILE } from '../services/library/catalog-db';
+import { LibraryCatalog } from '../services/library/library-catalog';
+import { call, startServices, waitUntil } from './studio-fixture';
+
+const png = await sharp({ create: { width: 16, height: 9, channels: 3, background: '#4a7' } })
+  .png()
+  .toBuffer();
+
+/** A batch folder as the studio writes one: batch.json, and its images. */
+function batchFolder(root: string, name: string, prompts: string[], createdAt = 1_790_000_000): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'images'), { recursive: true });
+  const images = prompts.map((prompt, i) => {
+    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), png);
+    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt, rowIndex: i };
+  });
+  writeFileSync(
+    join(dir, 'batch.json'),
+    JSON.stringify({
+      batch: { id: `imgbatch_${name}`, task_name: name, model: 'm', created_at: createdAt },
+      images,
+    }),
+  );
+  return dir;
+}
+
+const library = () => mkdtempSync(join(tmpdir(), 'catalog-'));
+
+describe('the library catalog', () => {
+  it('answers windows of the filtered list, its ids in the same order, and counts from the catalog', async () => {
+    const root = library();
+    for (let b = 0; b < 5; b++)
+      batchFolder(
+        root,
+        `batch ${b}`,
+        Array.from({ length: 40 }, (_, i) => (i % 4 ? `still life ${b}-${i}` : `青花瓷杯 ${b}-${i}`)),
+        1_790_000_000 + b,
+      );
+    const catalog = new LibraryCatalog(() => root);
+    const first = await catalog.query({ limit: 30 });
+    expect(first.total).toBe(200);
+    expect(first.items).toHaveLength(30);
+    // Newest batch first, each batch in its own order.
+    expect(first.items[0]!.prompt).toBe('青花瓷杯 4-0');
+    const next = await catalog.query({ offset: 30, limit: 30 });
+    const ids = await catalog.ids({ start: 0, end: 60 });
+    expect(ids).toEqual([...first.items, ...next.items].map((i) => i.id));
+    expect(await catalog.ids({})).toHaveLength(200);
+    // A two-character Chinese word, which a trigram index alone cannot find.
+    expect((await catalog.query({ search: '青花' })).total).toBe(50);
+    expect((await catalog.query({ search: '青花瓷', batchId: 'imgbatch_batch 2' })).total).toBe(10);
+    const overview = await catalog.overview();
+    expect(overview.images).toBe(200);
+    expect(overview.batches.map((b) => b.taskName)).toEqual([
+      'batch 4',
+      'batch 3',
+      'batch 2',
+      'batch 1',
+      'batch 0',
+    ]);
+    catalog.close();
+  });
+
+  it('a start reads only the folders that changed, and marks write through without a re-read', async () => {
+    const root = library();
+    batchFolder(root, 'kept', ['a lighthouse', 'a pier']);
+    batchFolder(root, 'changed', ['a gull']);
+    const first = new LibraryCatalog(() => root);
+    expect(await first.sync()).toBe(true);
+    const [id] = await first.ids({ search: 'lighthouse' });
+    const marks = await first.mark([id!], { mark: 'picked', stars: 4 });
+    expect(marks).toEqual([{ id, mark: 'picked', stars: 4 }]);
+    expect(
+      JSON.parse(readFileSync(join(root, 'kept', 'review.json'), 'utf8')).images['images/row-1.png'],
+    ).toEqual({
+      mark: 'picked',
+      stars: 4,
+    });
+    // The review.json the catalog wrote is not a change to read again.
+    expect(await first.sync()).toBe(false);
+    first.close();
+
+    batchFolder(root, 'changed', ['a gull', 'a tern']);
+    const again = new LibraryCatalog(() => root);
+    expect((await again.query({ review: 'picked' })).items.map((i) => i.stars)).toEqual([4]);
+    expect((await again.query({})).total).toBe(4);
+    expect(await again.sync()).toBe(false);
+    again.close();
+  });
+
+  it('a damaged catalog is deleted and made again from the folders', async () => {
+    const root = library();
+    batchFolder(root, 'one', ['red fox', 'snow owl']);
+    const first = new LibraryCatalog(() => root);
+    await first.mark(await first.ids({ search: 'owl' }), { mark: 'rejected' });
+    first.close();
+    writeFileSync(join(root, CATALOG_DIR, CATALOG_FILE), 'not a database, '.repeat(400));
+    const rebuilt = new LibraryCatalog(() => root);
+    expect((await rebuilt.query({ review: 'rejected' })).items.map((i) => i.prompt)).toEqual(['snow owl']);
+    rebuilt.close();
+    rmSync(join(root, CATALOG_DIR), { recursive: true });
+    const fresh = new LibraryCatalog(() => root);
+    expect((await fresh.query({})).total).toBe(2);
+    fresh.close();
+  });
+});
+
+describe('the library folder while the studio runs', () => {
+  it('a batch folder copied in appears, one deleted goes, and marks reach the window as events', async () => {
+    const services = await startServices();
+    const root = (await call(services, 'settings.get')).libraryDir as string;
+    const events: { reason: string; marks?: unknown[] }[] = [];
+    services.events.subscribe((event, payload) => {
+      if (event === 'library.changed') events.push(payload as (typeof events)[number]);
+    });
+    expect((await call(services, 'library.overview')).images).toBe(0);
+
+    // Copied in the file manager: made elsewhere, then copied under the library folder.
+    const elsewhere = batchFolder(library(), 'From a colleague', ['a ceramic mug', 'a linen napkin']);
+    cpSync(elsewhere, join(root, 'From a colleague'), { recursive: true });
+    const arrived = await waitUntil(
+      () => call(services, 'library.query', { search: 'mug' }),
+      (r: any) => r.total === 1,
+    );
+    const id = arrived.items[0].id as string;
+    expect(events.some((e) => e.reason === 'folders')).toBe(true);
+
+    const before = events.length;
+    await call(services, 'library.mark', { ids: [id], mark: 'picked' });
+    expect(events.slice(before)).toEqual([{ reason: 'marks', marks: [{ id, mark: 'picked', stars: 0 }] }]);
+
+    rmSync(join(root, 'From a colleague'), { recursive: true });
+    // Seen by the watch: a window's query never looks at the folders itself.
+    await waitUntil(
+      () => call(services, 'library.query', {}),
+      (r: any) => r.total === 0,
+    );
+    expect((await call(services, 'library.overview')).images).toBe(0);
+  });
+});
+
+describe('collections', () => {
+  it('keeps boards in collections.json, filters by them, and a copied library keeps them', async () => {
+    const services = await startServices();
+    const root = (await call(services, 'settings.get')).libraryDir as string;
+    batchFolder(root, 'Mugs', ['a ceramic mug', 'a glazed mug', 'a tin mug']);
+    batchFolder(root, 'Vases', ['a glazed vase']);
+    // Opening the Library (its overview) checks the folders.
+    expect((await call(services, 'library.overview')).images).toBe(4);
+    const glazed: string[] = await call(services, 'library.ids', { search: 'glazed' });
+    expect(glazed).toHaveLength(2);
+
+    const board = await call(services, 'collections.create', { name: '  Client   picks ', ids: [glazed[0]] });
+    expect(board.name).toBe('Client picks');
+    // Added twice, or with one already there: each image is in a board once.
+    expect(await call(services, 'collections.setImages', { id: board.id, ids: glazed, present: true })).toBe(
+      1,
+    );
+    const other = await call(services, 'collections.create', { name: 'Moodboard', ids: [glazed[1]] });
+    await call(services, 'collections.rename', { id: other.id, name: 'Mood' });
+
+    const inBoard = await call(services, 'library.query', { collectionId: board.id });
+    expect(inBoard.items.map((i: { prompt: string }) => i.prompt).sort()).toEqual([
+      'a glazed mug',
+      'a glazed vase',
+    ]);
+    expect((await call(services, 'library.overview')).collections).toEqual([
+      { id: board.id, name: 'Client picks', images: 2 },
+      { id: other.id, name: 'Mood', images: 1 },
+    ]);
+    expect(
+      await call(services, 'collections.setImages', { id: board.id, ids: [glazed[0]], present: false }),
+    ).toBe(1);
+
+    // The library folder copied to another machine: its boards come along, read by a new catalog.
+    const copy = mkdtempSync(join(tmpdir(), 'library-copy-'));
+    cpSync(root, copy, { recursive: true, filter: (path) => !path.includes('.catalog') });
+    const elsewhere = new LibraryCatalog(() => copy);
+    expect((await elsewhere.overview()).collections.map((c) => [c.name, c.images])).toEqual([
+      ['Client picks', 1],
+      ['Mood', 1],
+    ]);
+    expect((await elsewhere.query({ collectionId: other.id })).items.map((i) => i.prompt)).toEqual([
+      'a glazed mug',
+    ]);
+    elsewhere.close();
+
+    await call(services, 'collections.delete', { id: other.id });
+    expect(
+      (await call(services, 'library.overview')).collections.map((c: { name: string }) => c.name),
+    ).toEqual(['Client picks']);
+    const written = JSON.parse(readFileSync(join(root, 'collections.json'), 'utf8'));
+    expect(written.format).toBe('batch-image-studio.collections/1');
+    await expect(call(services, 'collections.rename', { id: other.id, name: 'x' })).rejects.toThrow(
+      /STUDIO_COLLECTION_NOT_FOUND/,
+    );
+  });
+});

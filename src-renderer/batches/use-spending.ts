@@ -1,0 +1,27 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useStudio } from '../app/studio-context';
+
+/** The user's IANA time zone: main buckets days and months in it, not in its own. */
+export function userTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Spending moves when money moves (`costs.changed`), and the budget when a profile is saved: the
+ * figures are asked again then, never on a timer.
+ */
+export function useSpendingFreshness(): void {
+  const studio = useStudio();
+  const client = useQueryClient();
+  useEffect(() => {
+    const again = (...methods: string[]) => {
+      for (const method of methods) void client.invalidateQueries({ queryKey: [method] });
+    };
+    const offs = [
+      studio.on('costs.changed', () => again('batches.spending', 'batches.budget')),
+      studio.on('profiles.changed', () => again('batches.budget')),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [studio, client]);
+}

@@ -1,0 +1,25 @@
+import { COMPOSE_SCREEN_SHORTCUTS } from '../shell/shortcuts';
+import { useScreenShortcuts } from '../shell/use-screen-shortcuts';
+import { useCompose } from './compose-store';
+
+/** Whether a key event is for the grid's undo: not in a dialog, nor in a text field outside the grid. */
+function belongsToGrid(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return true;
+  if (target.closest('dialog')) return false;
+  const field = target.matches('input, textarea, select, [contenteditable="true"]');
+  return !field || target.closest('.prompt-grid') !== null;
+}
+
+/**
+ * The grid's undo, from anywhere on the screen but a dialog or a text field outside the grid: there
+ * Ctrl+Z is the field's own undo.
+ */
+export function useComposeShortcuts(): void {
+  const undo = useCompose((s) => s.undo);
+  const redo = useCompose((s) => s.redo);
+  useScreenShortcuts(
+    COMPOSE_SCREEN_SHORTCUTS,
+    { undo, redo },
+    { inTextFields: true, ignore: (e) => !belongsToGrid(e.target) },
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
+
+/** Typing pauses this long before the search is asked: one query per word, not per letter. */
+const SEARCH_DEBOUNCE_MS = 100;
+
+interface FiltersProps {
+  filter: LibraryFilter;
+  overview: LibraryOverview | undefined;
+  onChange(patch: Partial<LibraryFilter>): void;
+}
+
+/** Search, batch, model, review state, stars and sort: what the gallery lists, and in which order. */
+export function LibraryFilters({ filter, overview, onChange }: FiltersProps) {
+  const { t } = useTranslation();
+  const [searchText, setSearchText] = useState(filter.search ?? '');
+  const change = useRef(onChange);
+  change.current = onChange;
+  // Pinyin being composed ("qinghua" on the way to 青花) is not a search; the chosen characters are,
+  // at once: the input method's commit is the end of typing.
+  const composing = useRef(false);
+
+  useEffect(() => {
+    if (composing.current) return;
+    const timer = setTimeout(() => change.current({ search: searchText || undefined }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  return (
+    <div className="filters">
+      <label className="inline-field grow">
+        <span className="sr-only">{t('library.search')}</span>
+        <input
+          type="search"
+          value={searchText}
+          placeholder={t('library.searchPlaceholder')}
+          onChange={(e) => setSearchText(e.target.value)}
+          onCompositionStart={() => (composing.current = true)}
+          onCompositionEnd={(e) => {
+            composing.current = false;
+            setSearchText(e.currentTarget.value);
+            change.current({ search: e.currentTarget.value || undefined });
+          }}
+          data-testid="library-search"
+          className="grow"
+        />
+      </label>
+      <label className="inline-field">
+        <span>{t('library.batch')}</span>
+        <select
+          value={filter.batchId ?? ''}
+          onChange={(e) => onChange({ batchId: e.target.value || undefined })}
+        >
+          <option value="">{t('library.all')}</option>
+          {overview?.batches.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.taskName || b.id} ({b.images})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>{t('library.model')}</span>
+        <select value={filter.model ?? ''} onChange={(e) => onChange({ model: e.target.value || undefined })}>
+          <option value="">{t('library.all')}</option>
+          {overview?.models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>{t('library.review')}</span>
+        <select
+          value={filter.review}
+          onChange={(e) => onChange({ review: e.target.value as LibraryFilter['review'] })}
+          data-testid="library-review"
+        >
+          <option value="any">{t('library.reviewAny')}</option>
+          <option value="picked">{t('library.picked')}</option>
+          <option value="alternative">{t('run.alternative')}</option>
+          <option value="rejected">{t('library.rejected')}</option>
+          <option value="unrated">{t('library.unrated')}</option>
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>{t('library.minStars')}</span>
+        <select value={filter.minStars} onChange={(e) => onChange({ minStars: Number(e.target.value) })}>
+          {[0, 1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={n}>
+              {t('library.stars', { count: n })}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>{t('library.sort')}</span>
+        <select
+          value={filter.sort}
+          onChange={(e) => onChange({ sort: e.target.value as LibraryFilter['sort'] })}
+        >
+          <option value="newest">{t('library.newest')}</option>
+          <option value="oldest">{t('library.oldest')}</option>
+          <option value="stars">{t('library.byStars')}</option>
+          <option value="prompt">{t('library.byPrompt')}</option>
+        </select>
+      </label>
+    </div>
+  );
+}

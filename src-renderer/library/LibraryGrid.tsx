@@ -1,0 +1,140 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LibraryFilter } from '../../src-shared/library-view';
+import type { StudioError } from '../../src-shared/studio-error';
+import { useStudio } from '../app/studio-context';
+import { useGalleryScrolling } from './GalleryThumb';
+import { LibraryCell, PendingCell } from './LibraryCell';
+import { useLibraryWindows } from './library-hooks';
+import { useSelection } from './library-selection';
+import { itemIn, pageOf, pagesCovering, type MarkPatch } from './library-windows';
+import { useGalleryInput } from './use-gallery-input';
+
+const CELL = 212;
+/** Rows drawn, and windows asked for, beyond the visible ones on each side. */
+const OVERSCAN_ROWS = 3;
+
+interface GridProps {
+  /** The list shown, and its length. */
+  filter: LibraryFilter;
+  total: number;
+  onMark(ids: string[], change: MarkPatch): void;
+  onOpen(index: number): void;
+  onError(error: StudioError): void;
+  onAddToBoard(): void;
+  /** The scrolling listbox, which the page gives focus back to. */
+  scroller: RefObject<HTMLDivElement | null>;
+}
+
+/**
+ * The virtual gallery: rows of cells for what is on screen plus overscan, over the windows of the
+ * list that cover them; a place whose window has not arrived shows a placeholder of the same size.
+ */
+export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoard, scroller }: GridProps) {
+  const { t } = useTranslation();
+  const studio = useStudio();
+  const client = useQueryClient();
+  const [width, setWidth] = useState(1000);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    setWidth(el.clientWidth);
+    return () => observer.disconnect();
+  }, [scroller]);
+
+  const columns = Math.max(1, Math.floor(width / CELL));
+  const virtualizer = useVirtualizer({
+    count: Math.ceil(total / columns),
+    getScrollElement: () => scroller.current,
+    estimateSize: () => CELL,
+    overscan: OVERSCAN_ROWS,
+    // Thumbnails not yet seen load once scrolling pauses this long (see GalleryThumb).
+    isScrollingResetDelay: 60,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const first = (rows[0]?.index ?? 0) * columns;
+  const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
+  const pages = last >= first ? pagesCovering(first, last) : [];
+  const windows = useLibraryWindows(filter, pages);
+
+  const isScrolling = virtualizer.isScrolling;
+  useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling }), [isScrolling]);
+
+  // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
+  useLayoutEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [filter, scroller]);
+
+  // The focused cell is kept in view, whether keys, a click or the lightbox moved it.
+  // Only a move of the focus scrolls: new data (a folder arrived) leaves the gallery where it is.
+  const focus = useSelection((s) => s.focus);
+  const layout = useRef({ columns, total });
+  layout.current = { columns, total };
+  useEffect(() => {
+    const { columns, total } = layout.current;
+    if (focus < total) virtualizer.scrollToIndex(Math.floor(focus / columns), { align: 'auto' });
+  }, [focus, virtualizer]);
+  const focused = itemIn(windows.get(pageOf(focus)), focus);
+
+  const { onKeyDown, onCellClick, onCellOpen, onCellDragStart } = useGalleryInput({
+    source: { studio, client, filter, total },
+    columns,
+    onMark,
+    onOpen,
+    onError,
+    onAddToBoard,
+  });
+
+  return (
+    <div
+      ref={scroller}
+      className="lib-gallery"
+      role="listbox"
+      aria-multiselectable="true"
+      aria-label={t('library.galleryLabel')}
+      aria-activedescendant={focused ? `lib-${focused.id}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-testid="library-gallery"
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {rows.map((row) => (
+          <div
+            key={row.key}
+            className="lib-row"
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              right: 0,
+              height: row.size,
+              transform: `translateY(${row.start}px)`,
+            }}
+          >
+            {Array.from({ length: Math.min(columns, total - row.index * columns) }, (_, c) => {
+              const index = row.index * columns + c;
+              const item = itemIn(windows.get(pageOf(index)), index);
+              return item ? (
+                <LibraryCell
+                  key={item.id}
+                  item={item}
+                  index={index}
+                  onClick={onCellClick}
+                  onOpen={onCellOpen}
+                  onDragStart={onCellDragStart}
+                />
+              ) : (
+                <PendingCell key={`pending-${index}`} index={index} />
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

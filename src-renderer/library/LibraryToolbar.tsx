@@ -1,0 +1,188 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ContactSheetOptions, LibraryFilter } from '../../src-shared/library-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useStudio } from '../app/studio-context';
+import { askForText } from '../shell/confirm-store';
+import { CompareAcrossButton } from './CompareAcrossModels';
+import { ContactSheetDialog } from './ContactSheetDialog';
+import { downloadPreparedExport } from './export-download';
+import type { ReuseHandlers } from './Lightbox';
+import { useLibraryItem } from './library-hooks';
+import { selectionTargets, useSelection } from './library-selection';
+import { marksWritten, type MarkPatch } from './library-windows';
+import { StarRating } from './StarRating';
+
+/** Exports and knowledge-base pushes take at most this many images a call (the contract's limit). */
+const ACTION_MAX = 20_000;
+
+interface ToolbarProps {
+  filter: LibraryFilter;
+  total: number;
+  onMark(ids: string[], change: MarkPatch): void;
+  onCompare(ids: string[]): void;
+  onMessage(message: string): void;
+  onError(error: StudioError | undefined): void;
+  /** Opens "Add to board" for these images. */
+  onAddToBoard(ids: string[]): void;
+  reuse: ReuseHandlers;
+}
+
+/** Marks, stars, compare, export, the knowledge base and the folder: on the selection, else the focused image. */
+export function LibraryToolbar(props: ToolbarProps) {
+  const { filter, total, onMark, onCompare, onMessage, onError, onAddToBoard, reuse } = props;
+  const { t } = useTranslation();
+  const studio = useStudio();
+  const client = useQueryClient();
+  const selectedCount = useSelection((s) => s.selected.size);
+  // Until a range's ids have arrived, an action would work on the wrong images.
+  const resolving = useSelection((s) => s.resolving);
+  const focus = useSelection((s) => s.focus);
+  const focused = useLibraryItem(filter, total ? focus : undefined);
+  const none = !total || resolving;
+  const targets = () => selectionTargets({ client, filter });
+  /** The images the contact sheet dialog is open for. */
+  const [sheetIds, setSheetIds] = useState<string[]>();
+  const single = focused && selectedCount <= 1 ? focused : undefined;
+
+  /** Runs an action on the targets, within the contract's limit, with its outcome in words. */
+  async function act(run: (ids: string[]) => Promise<string | undefined>) {
+    const ids = targets();
+    if (!ids.length) return;
+    onError(undefined);
+    if (ids.length > ACTION_MAX) {
+      onMessage(t('library.tooMany', { count: ids.length, max: ACTION_MAX }));
+      return;
+    }
+    try {
+      await marksWritten();
+      const message = await run(ids);
+      if (message) onMessage(message);
+    } catch (err) {
+      onError(StudioError.from(err));
+    }
+  }
+
+  const exportZip = () =>
+    act(async (ids) => {
+      const out = await studio.call('library.exportZip', { ids });
+      if (out.canceled) return undefined;
+      if (out.downloadUrl) await downloadPreparedExport(out.downloadUrl, out.name);
+      return t('library.exported', { count: out.images, path: out.path ?? out.name });
+    });
+
+  const exportFolder = () =>
+    act(async (ids) => {
+      const folder = await askForText(t('library.exportFolderPrompt'));
+      if (!folder) return undefined;
+      const out = await studio.call('library.exportFolder', { ids, folder });
+      return t('library.exported', { count: out.images, path: out.path });
+    });
+
+  const exportSheet = (ids: string[], options: ContactSheetOptions) =>
+    act(async () => {
+      setSheetIds(undefined);
+      const out = await studio.call('library.exportContactSheet', { ids, options });
+      if (out.canceled) return undefined;
+      if (out.downloadUrl) await downloadPreparedExport(out.downloadUrl, out.name);
+      return t('sheet.exported', { count: out.images, pages: out.pages, path: out.path ?? out.name });
+    });
+
+  const pushToKb = () =>
+    act(async (ids) => {
+      const push = await studio.call('kb.pushFromLibrary', { ids });
+      return t('kb.sentPicks', { count: push.rows });
+    });
+
+  return (
+    <div className="actions">
+      <button type="button" onClick={() => onMark(targets(), { mark: 'picked' })} disabled={none}>
+        {t('library.pick')} (P)
+      </button>
+      <button type="button" onClick={() => onMark(targets(), { mark: 'rejected' })} disabled={none}>
+        {t('library.reject')} (X)
+      </button>
+      <button type="button" onClick={() => onMark(targets(), { mark: null, stars: 0 })} disabled={none}>
+        {t('library.unmark')} (U)
+      </button>
+      <StarRating
+        value={focused?.stars ?? 0}
+        disabled={none}
+        onChange={(stars) => onMark(targets(), { stars })}
+      />
+      <button
+        type="button"
+        onClick={() => onCompare(targets())}
+        disabled={resolving || selectedCount < 2 || selectedCount > 4}
+        title={t('library.compareHint')}
+        data-testid="library-compare"
+      >
+        {t('library.compare')}
+      </button>
+      <button type="button" disabled={none} data-testid="library-push-kb" onClick={() => void pushToKb()}>
+        {t('kb.sendPicks')}
+      </button>
+      <button type="button" onClick={() => void exportZip()} disabled={none} data-testid="library-export-zip">
+        {t('library.exportZip')}
+      </button>
+      <button type="button" onClick={() => void exportFolder()} disabled={none}>
+        {t('library.exportFolder')}
+      </button>
+      <button
+        type="button"
+        onClick={() => setSheetIds(targets())}
+        disabled={none}
+        data-testid="library-sheet"
+      >
+        {t('sheet.open')}
+      </button>
+      <button
+        type="button"
+        onClick={() => onAddToBoard(targets())}
+        disabled={none}
+        data-testid="library-add-board"
+      >
+        {t('boards.addTo')} (B)
+      </button>
+      {single && (
+        <>
+          <button
+            type="button"
+            onClick={() => reuse.reference(single.id)}
+            data-testid="library-use-reference"
+          >
+            {t('reuse.useAsReference')}
+          </button>
+          <button type="button" onClick={() => reuse.regenerate(single.id)}>
+            {t('reuse.regenerate')}
+          </button>
+          <button type="button" title={t('reuse.varyHint')} onClick={() => reuse.vary(single.id)}>
+            {t('reuse.vary')}
+          </button>
+          <CompareAcrossButton id={single.id} />
+        </>
+      )}
+      {focused && (
+        <button
+          type="button"
+          onClick={() =>
+            void studio
+              .call('library.reveal', { id: focused.id })
+              .then((r) => onMessage(t('library.revealed', { path: r.path })))
+              .catch((err: unknown) => onError(StudioError.from(err)))
+          }
+        >
+          {t('library.reveal')}
+        </button>
+      )}
+      {sheetIds && (
+        <ContactSheetDialog
+          count={sheetIds.length}
+          onExport={(options) => void exportSheet(sheetIds, options)}
+          onClose={() => setSheetIds(undefined)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { LibraryOverview } from '../../src-shared/library-view';
+import { StudioError } from '../../src-shared/studio-error';
+import { useStudio } from '../app/studio-context';
+import { askForText, confirmAction } from '../shell/confirm-store';
+
+export type Board = LibraryOverview['collections'][number];
+
+export interface BoardFeedback {
+  onMessage(message: string): void;
+  onError(error: StudioError | undefined): void;
+}
+
+/**
+ * What can be done to boards, each with its outcome in words. The overview and the lists follow
+ * by `library.changed` (reason `collections`); the overview is also asked again at once here.
+ */
+export function useBoardActions({ onMessage, onError }: BoardFeedback) {
+  const { t } = useTranslation();
+  const studio = useStudio();
+  const client = useQueryClient();
+
+  async function run(action: () => Promise<string | undefined>) {
+    onError(undefined);
+    try {
+      const message = await action();
+      if (message) onMessage(message);
+      void client.invalidateQueries({ queryKey: ['library.overview'] });
+    } catch (err) {
+      onError(StudioError.from(err));
+    }
+  }
+
+  return {
+    /** Asks a name; a board with `ids` in it, or empty. Answers the new board's id. */
+    create: (ids: string[] = []) =>
+      run(async () => {
+        const name = (await askForText(t('boards.createPrompt')))?.trim();
+        if (name === undefined) return undefined;
+        const board = await studio.call('collections.create', { name: name || t('boards.untitled'), ids });
+        return ids.length ? t('boards.added', { count: ids.length, name: board.name }) : undefined;
+      }),
+    rename: (board: Board) =>
+      run(async () => {
+        const name = (await askForText(t('boards.renamePrompt', { name: board.name })))?.trim();
+        if (!name) return undefined;
+        await studio.call('collections.rename', { id: board.id, name });
+        return undefined;
+      }),
+    remove: (board: Board, afterwards?: () => void) =>
+      run(async () => {
+        if (!(await confirmAction(t('boards.removeConfirm', { name: board.name })))) return undefined;
+        await studio.call('collections.delete', { id: board.id });
+        afterwards?.();
+        return undefined;
+      }),
+    /** Puts images on a board (`present`) or takes them off it. */
+    setImages: (board: Board, ids: string[], present: boolean) =>
+      run(async () => {
+        if (!ids.length) return undefined;
+        await studio.call('collections.setImages', { id: board.id, ids, present });
+        return t(present ? 'boards.added' : 'boards.removed', { count: ids.length, name: board.name });
+      }),
+  };
+}

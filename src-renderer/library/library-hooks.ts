@@ -1,0 +1,163 @@
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import type { LibraryFilter, LibraryOverview, LibraryResult } from '../../src-shared/library-view';
+import type { StudioApi } from '../../src-shared/studio-api';
+import { StudioError } from '../../src-shared/studio-error';
+import { queryKey } from '../app/studio-queries';
+import { useStudio } from '../app/studio-context';
+import {
+  itemIn,
+  marksFromEvent,
+  marksWritten,
+  pageOf,
+  patchMarks,
+  queueMarkWrite,
+  windowInput,
+  windowKey,
+  WINDOW,
+  type MarkPatch,
+} from './library-windows';
+
+/** A window no one has shown for this long leaves the cache, so scrolling 250,000 images stays small. */
+const WINDOW_GC_MS = 60_000;
+/** `library.mark` takes at most this many ids a call; a larger selection is marked in slices. */
+const MARK_SLICE = 20_000;
+
+const windowQuery = (studio: StudioApi, filter: LibraryFilter, page: number) => ({
+  queryKey: windowKey(filter, page),
+  queryFn: async () => {
+    await marksWritten();
+    return studio.call('library.query', windowInput(filter, page));
+  },
+  gcTime: WINDOW_GC_MS,
+});
+
+/** How near a window's edge the lightbox asks for the next window, so stepping on does not wait. */
+const LOOK_AHEAD = 5;
+
+/**
+ * The window an image is in (fetched when missing), and the image: for the lightbox and the
+ * toolbar. With `lookAhead`, near a window's edge the neighbouring window is fetched too.
+ */
+export function useLibraryItem(filter: LibraryFilter, index: number | undefined, lookAhead = false) {
+  const studio = useStudio();
+  const page = pageOf(index ?? 0);
+  const window = useQuery<LibraryResult, StudioError>({
+    ...windowQuery(studio, filter, page),
+    enabled: index !== undefined,
+  });
+  const at = (index ?? 0) - page * WINDOW;
+  const neighbour = at >= WINDOW - LOOK_AHEAD ? page + 1 : at < LOOK_AHEAD && page > 0 ? page - 1 : undefined;
+  const total = window.data?.total ?? 0;
+  useQuery<LibraryResult, StudioError>({
+    ...windowQuery(studio, filter, neighbour ?? page),
+    enabled: lookAhead && neighbour !== undefined && neighbour * WINDOW < total,
+  });
+  return index === undefined ? undefined : itemIn(window.data, index);
+}
+
+/**
+ * The list the gallery shows. After the filters change, the previous list stays on screen until the
+ * new one's first window has arrived, so typing a search never blanks the gallery.
+ */
+export function useShownList(filter: LibraryFilter) {
+  const studio = useStudio();
+  const wanted = useQuery<LibraryResult, StudioError>(windowQuery(studio, filter, 0));
+  const [shown, setShown] = useState(filter);
+  // Adjusting state while rendering: the switch happens in the same render the window arrives.
+  if (wanted.data && shown !== filter) setShown(filter);
+  const head = useQuery<LibraryResult, StudioError>(windowQuery(studio, shown, 0));
+  return { shown, total: head.data?.total, error: wanted.error ?? head.error };
+}
+
+/** The windows covering pages `pages` of the shown list, by page, as far as they have arrived. */
+export function useLibraryWindows(filter: LibraryFilter, pages: number[]): Map<number, LibraryResult> {
+  const studio = useStudio();
+  return useQueries({
+    queries: pages.map((page) => windowQuery(studio, filter, page)),
+    combine: (results) => {
+      const windows = new Map<number, LibraryResult>();
+      results.forEach((r, i) => r.data && windows.set(pages[i]!, r.data));
+      return windows;
+    },
+  });
+}
+
+export function useLibraryOverview() {
+  const studio = useStudio();
+  return useQuery<LibraryOverview, StudioError>({
+    queryKey: queryKey('library.overview'),
+    queryFn: () => studio.call('library.overview', {}),
+  });
+}
+
+/**
+ * What the main process says changed, applied without polling: marks go into the cached windows in
+ * place (nothing is fetched), folders make the lists and the overview be asked again (the gallery
+ * keeps its scroll and focus, since it only gets new data), indexing progress goes into the overview.
+ */
+export function useLibraryLiveUpdates(): void {
+  const studio = useStudio();
+  const client = useQueryClient();
+  useEffect(() => {
+    // Changes while the Library was not on screen were not heard: a visit asks the lists again.
+    void client.invalidateQueries({ queryKey: ['library.query'] });
+    void client.invalidateQueries({ queryKey: ['library.overview'] });
+    return studio.on('library.changed', (change) => {
+      if (change.reason === 'marks') {
+        const marks = (change.marks ?? []).filter((m) => !marksInFlight.has(m.id));
+        patchMarks(client, marksFromEvent(marks));
+      } else if (change.reason === 'indexing') {
+        client.setQueryData<LibraryOverview>(queryKey('library.overview'), (overview) =>
+          overview ? { ...overview, indexing: change.indexing ?? null } : overview,
+        );
+      } else {
+        void client.invalidateQueries({ queryKey: ['library.query'] });
+        void client.invalidateQueries({ queryKey: ['library.overview'] });
+        void client.invalidateQueries({ queryKey: ['library.detail'] });
+      }
+    });
+  }, [studio, client]);
+}
+
+/**
+ * Ids with a mark on its way to disk from this window, counted per call. The echo of an earlier
+ * call must not undo a later key press on the same image (P then X quickly): the screen already
+ * shows the newest choice, and the last call's own echo arrives once nothing is in flight.
+ */
+const marksInFlight = new Map<string, number>();
+
+function track(ids: string[], delta: 1 | -1) {
+  for (const id of ids) {
+    const n = (marksInFlight.get(id) ?? 0) + delta;
+    if (n > 0) marksInFlight.set(id, n);
+    else marksInFlight.delete(id);
+  }
+}
+
+/** Marks: shown at once in every cached window, then written by `library.mark`. */
+export function useMarks(onError: (error: StudioError) => void) {
+  const studio = useStudio();
+  const client = useQueryClient();
+  return useCallback(
+    (ids: string[], change: MarkPatch) => {
+      if (!ids.length) return;
+      patchMarks(client, new Map(ids.map((id) => [id, change])));
+      track(ids, 1);
+      queueMarkWrite(async () => {
+        try {
+          for (let at = 0; at < ids.length; at += MARK_SLICE) {
+            await studio.call('library.mark', { ids: ids.slice(at, at + MARK_SLICE), ...change });
+          }
+        } catch (err) {
+          onError(StudioError.from(err));
+          // What is on disk is the truth: the lists are asked again, since the shown marks are not.
+          void client.invalidateQueries({ queryKey: ['library.query'] });
+        } finally {
+          track(ids, -1);
+        }
+      });
+    },
+    [studio, client, onError],
+  );
+}
