@@ -88,6 +88,12 @@ test('a two-model run is sent once, shown as one run, and compared across models
   await expect(run.getByTestId('run-total')).toContainText('Total: estimate');
   await run.scrollIntoViewIfNeeded();
   await screenshot(page, 'batches-run-en');
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(run.getByTestId('run-model-progress')).toHaveCount(2);
+  await expect(run.locator('h2')).toHaveText('运行：Vases on two models');
+  await screenshot(page, 'batches-run-zh-CN');
+  await page.getByTestId('language-select').selectOption('en');
+  await expect(run.getByRole('heading', { name: 'Run: Vases on two models' })).toBeVisible();
 
   // Both downloaded, then compared in the Library.
   for (const b of made)

@@ -228,3 +228,31 @@ test('a contact sheet of English and Chinese prompts, downloaded in browser mode
   await page.keyboard.press('Escape');
   await page.getByTestId('language-select').selectOption('en');
 });
+
+test('a batch preview and a realtime result are used as references too, from where they are shown', async ({
+  page,
+  studio,
+}) => {
+  await batchInLibrary(studio, 'prev', 'Previews', ['A glazed vase on oak']);
+  const [batch] = (await studio.call('batches.list')) as { id: string }[];
+  await openStudio(page, studio);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+
+  // From the batch's page: the item's preview, into one row of Compose's draft.
+  await nav.getByRole('link', { name: 'Batches' }).click();
+  await page.getByTestId(`batch-${batch!.id}`).getByRole('link', { name: 'Previews' }).click();
+  await expect(page.getByTestId('preview-prev-01')).toBeVisible();
+  await page.getByTestId('preview-reuse-prev-01').click();
+  await page.getByTestId('reference-target').getByTestId('reference-target-add').click();
+  await expect(page.locator('.shared-refs .ref-thumb img')).toHaveCount(1);
+
+  // From a realtime result, on the Realtime screen.
+  await nav.getByRole('link', { name: 'Realtime' }).click();
+  await page.getByTestId('rt-prompt').fill('A teal vase, studio light');
+  await page.getByTestId('rt-generate').click();
+  const job = page.getByTestId('rt-job').first();
+  await expect(job).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await job.getByTestId('rt-use-as-reference').click();
+  await page.getByTestId('reference-target').getByTestId('reference-target-add').click();
+  await expect(page.locator('.shared-refs .ref-thumb img')).toHaveCount(2);
+});

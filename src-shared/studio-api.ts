@@ -264,6 +264,7 @@ export const studioMethods = {
     input: z.union([
       z.object({ libraryId: z.string() }).strict(),
       z.object({ realtimeJobId: z.string() }).strict(),
+      z.object({ batchId: z.string(), customId: z.string() }).strict(),
     ]),
     output: referenceImageSchema,
   },

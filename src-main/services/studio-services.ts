@@ -177,6 +177,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
           file: realtime.imageFile(jobId, 'result', 0).file,
           savedId: realtime.list().find((j) => j.id === jobId)?.savedId,
         }),
+        batchItem: (batchId, customId) => batches.itemImage(batchId, customId),
       }),
     ),
     ...draftHandlers(drafts),

@@ -35,6 +35,9 @@ describe('reusing an image', () => {
     const reference = await call(services, 'reuse.reference', { libraryId: original.id });
     expect(reference.sourceImageId).toBe(original.id);
     expect(reference.bytes).toBe(originalBytes.length);
+    // From the batch's preview on Batches: the same file, the same reference, the same lineage.
+    const fromPreview = await call(services, 'reuse.reference', { batchId: first.batchId, customId: 'mug' });
+    expect(fromPreview).toMatchObject({ id: reference.id, sourceImageId: original.id });
 
     const second = await submitAndDownload(
       'Variations',

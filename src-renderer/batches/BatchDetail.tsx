@@ -10,6 +10,7 @@ import { BatchActions } from './BatchActions';
 import { BatchProgress, formatTime } from './BatchCard';
 import { BatchStateLine } from './BatchState';
 import { DownloadProblem } from './DownloadProblem';
+import { PreviewReuse } from './PreviewReuse';
 import { useMoney } from './money';
 
 function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
@@ -39,12 +40,15 @@ function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   if (preview.error) return <span className="error-text">{preview.error.code}</span>;
   if (!preview.data) return <span className="thumb-placeholder" aria-label={t('common.loading')} />;
   return (
-    <img
-      className="item-preview"
-      src={imageUrl(preview.data.path)}
-      alt={t('batches.previewOf', { id: item.customId })}
-      data-testid={`preview-${item.customId}`}
-    />
+    <>
+      <img
+        className="item-preview"
+        src={imageUrl(preview.data.path)}
+        alt={t('batches.previewOf', { id: item.customId })}
+        data-testid={`preview-${item.customId}`}
+      />
+      <PreviewReuse batchId={batch.id} customId={item.customId} />
+    </>
   );
 }
 

@@ -83,7 +83,8 @@ export function RunGroup({ families, onOpen }: { families: Family[]; onOpen(id: 
       <p className="muted small" data-testid="run-total">
         {t('run.groupTotal', {
           estimated: money(sum((b) => b.estimatedCost)),
-          held: money(sum((b) => b.holdAmount)),
+          // Only holds still outstanding: a settled or ended batch's hold went back to the balance.
+          held: money(sum((b) => (b.actualCost === null && !b.terminal ? b.holdAmount : 0))),
           // Nothing settled yet: no actual cost to add up.
           actual: batches.some((b) => b.actualCost !== null) ? money(sum((b) => b.actualCost)) : '—',
         })}

@@ -43,7 +43,7 @@ export function useBoardActions({ onMessage, onError }: BoardFeedback) {
       }),
     rename: (board: Board) =>
       run(async () => {
-        const name = (await askForText(t('boards.renamePrompt', { name: board.name })))?.trim();
+        const name = (await askForText(t('boards.renamePrompt', { name: board.name }), board.name))?.trim();
         if (!name) return undefined;
         await studio.call('collections.rename', { id: board.id, name });
         return undefined;

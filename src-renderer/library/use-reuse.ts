@@ -44,13 +44,22 @@ export function useReuse({ onMessage, onError }: Feedback) {
   }
 
   return {
-    /** Stores the image as a reference (bytes unchanged, by main) and adds it to every row or one. */
-    addReference: (libraryId: string, row: number | undefined) =>
+    /**
+     * Stores the image as a reference (bytes unchanged, by main) and adds it to every row or one:
+     * a library image by its id, a realtime result by its job, or a batch item (its preview).
+     */
+    addReference: (
+      from: string | { realtimeJobId: string } | { batchId: string; customId: string },
+      row: number | undefined,
+    ) =>
       run(async () => {
         const draft = await composeDraft(studio);
         const room = referenceRoom(draft, row);
         if (!room.fits) return onMessage(t('reuse.full', { model: draft.model, limit: room.limit }));
-        const ref = await studio.call('reuse.reference', { libraryId });
+        const ref = await studio.call(
+          'reuse.reference',
+          typeof from === 'string' ? { libraryId: from } : from,
+        );
         useCompose.getState().change(draftActions.addReferences([ref], row));
         onMessage(t('reuse.added'));
         go('compose');

@@ -1,3 +1,7 @@
+import { useState } from 'react';
+import { StudioError } from '../../src-shared/studio-error';
+import { ReferenceTargetDialog } from '../library/ReferenceTargetDialog';
+import { useReuse } from '../library/use-reuse';
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { imagePaths } from '../../src-shared/image-paths';
@@ -77,7 +81,11 @@ export function RealtimeJobCard({
   // The job's new state (cancelled, saved) arrives by main's events; these keep a refusal.
   const cancel = useStudioMutation('realtime.cancel');
   const save = useStudioMutation('realtime.save');
-  const refusal = cancel.error ?? save.error;
+  const [reuseError, setReuseError] = useState<StudioError>();
+  const [reuseNote, setReuseNote] = useState<string>();
+  const [choosingRow, setChoosingRow] = useState(false);
+  const reuse = useReuse({ onMessage: setReuseNote, onError: setReuseError });
+  const refusal = cancel.error ?? save.error ?? reuseError;
   return (
     <li className={`card rt-job state-${job.state}`} data-testid="rt-job" data-state={job.state}>
       <div className="batch-head">
@@ -141,7 +149,25 @@ export function RealtimeJobCard({
               <button type="button" onClick={onToCompose}>
                 {t('realtime.toCompose')}
               </button>
+              <button type="button" onClick={() => setChoosingRow(true)} data-testid="rt-use-as-reference">
+                {t('reuse.useAsReference')}
+              </button>
             </div>
+            {reuseNote && (
+              <p className="notice" role="status">
+                {reuseNote}
+              </p>
+            )}
+            {choosingRow && (
+              <ReferenceTargetDialog
+                onChoose={(row) => {
+                  setChoosingRow(false);
+                  void reuse.addReference({ realtimeJobId: job.id }, row);
+                }}
+                onError={setReuseError}
+                onClose={() => setChoosingRow(false)}
+              />
+            )}
           </div>
         </div>
       )}

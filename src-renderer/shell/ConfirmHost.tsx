@@ -9,7 +9,7 @@ import { Modal } from './Modal';
  */
 function QuestionDialog({ question }: { question: Question }) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(question.initialText ?? '');
   const blank = question.withText && !text.trim();
   return (
     <Modal title={t('confirm.title')} onClose={() => answerQuestion(false)} testId="confirm-dialog">
@@ -22,7 +22,13 @@ function QuestionDialog({ question }: { question: Question }) {
         {question.withText ? (
           <label className="field">
             <span data-testid="confirm-message">{question.message}</span>
-            <input value={text} onChange={(e) => setText(e.target.value)} data-autofocus />
+            <input
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              // A prefilled name is selected, so typing replaces it and an arrow key keeps it.
+              onFocus={(e) => e.currentTarget.select()}
+              data-autofocus
+            />
           </label>
         ) : (
           <p className="confirm-message" data-testid="confirm-message">

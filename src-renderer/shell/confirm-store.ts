@@ -9,6 +9,8 @@ export interface Question {
   message: string;
   /** Asks for a line of text (a folder), not only yes or no. */
   withText: boolean;
+  /** The text the field starts with (a board's current name, to rename it). */
+  initialText?: string;
   resolve(answer: Answer): void;
 }
 
@@ -17,10 +19,10 @@ export const useConfirmStore = create<{ question?: Question }>(() => ({}));
 
 let asked = 0;
 
-function ask(message: string, withText: boolean): Promise<Answer> {
+function ask(message: string, withText: boolean, initialText?: string): Promise<Answer> {
   return new Promise((resolve) => {
     useConfirmStore.getState().question?.resolve(false);
-    useConfirmStore.setState({ question: { id: ++asked, message, withText, resolve } });
+    useConfirmStore.setState({ question: { id: ++asked, message, withText, initialText, resolve } });
   });
 }
 
@@ -34,8 +36,8 @@ export async function confirmAction(message: string): Promise<boolean> {
 }
 
 /** Asks for a line of text in the same modal (`window.prompt` does not exist in Electron). */
-export async function askForText(message: string): Promise<string | undefined> {
-  const answer = await ask(message, true);
+export async function askForText(message: string, initialText?: string): Promise<string | undefined> {
+  const answer = await ask(message, true, initialText);
   return answer === false ? undefined : answer.text;
 }
 

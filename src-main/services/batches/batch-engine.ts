@@ -702,37 +702,49 @@ export class BatchEngine {
     const cacheKey = `${batch.profileId}/${id}/${customId}/${local ? 'l' : 'g'}`;
     const cached = this.previews.get(cacheKey);
     if (cached) return { webp: cached, source: local ? 'library' : 'gateway' };
-    let data: Buffer;
-    if (local) {
-      data = await readFile(join(this.deps.settings.get().libraryDir, local.file));
-    } else {
-      if (batch.remote.status !== 'completed') {
-        throw new StudioError({
-          code: 'BATCH_IMAGE_NOT_READY',
-          message: 'Previews come once the batch is completed.',
-        });
-      }
-      const client = this.clientFor(batch.profileId);
-      const dir = await mkdtemp(join(tmpdir(), 'studio-preview-'));
-      try {
-        const file = join(dir, 'image');
-        await this.gate.run(
-          this.accountOf(batch.profileId),
-          () => client.downloadTo(client.contentPath(id, customId), file, () => undefined),
-          {
-            priority: 1,
-            speed: this.speedFor(batch.profileId),
-          },
-        );
-        data = await readFile(file);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
+    const { data } = await this.itemImage(id, customId);
     const thumb = await sharp(data).resize(320, 320, { fit: 'inside' }).webp({ quality: 80 }).toBuffer();
     if (this.previews.size > 400) this.previews.delete(this.previews.keys().next().value!);
     this.previews.set(cacheKey, thumb);
     return { webp: thumb, source: local ? 'library' : 'gateway' };
+  }
+
+  /**
+   * An item's image itself: from the library once downloaded (with its library id), else from the
+   * gateway, one item at a time and behind the account's download slot.
+   */
+  async itemImage(
+    id: string,
+    customId: string,
+  ): Promise<{ data: Buffer; mime?: string; libraryId?: string }> {
+    const batch = this.find(id);
+    const local = (await this.localFiles(batch)).get(customId);
+    if (local) {
+      const data = await readFile(join(this.deps.settings.get().libraryDir, local.file));
+      return { data, mime: local.mime, libraryId: local.file };
+    }
+    if (batch.remote.status !== 'completed') {
+      throw new StudioError({
+        code: 'BATCH_IMAGE_NOT_READY',
+        message: 'Previews come once the batch is completed.',
+      });
+    }
+    const client = this.clientFor(batch.profileId);
+    const dir = await mkdtemp(join(tmpdir(), 'studio-preview-'));
+    try {
+      const file = join(dir, 'image');
+      await this.gate.run(
+        this.accountOf(batch.profileId),
+        () => client.downloadTo(client.contentPath(id, customId), file, () => undefined),
+        {
+          priority: 1,
+          speed: this.speedFor(batch.profileId),
+        },
+      );
+      return { data: await readFile(file) };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** The batch's folder in the library, once downloaded. */

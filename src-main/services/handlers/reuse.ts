@@ -5,7 +5,11 @@ import type { FeatureHandlers } from './feature-handlers';
 export function reuseHandlers(reuse: ImageReuse): FeatureHandlers<'reuse'> {
   return {
     'reuse.reference': (from) =>
-      'libraryId' in from ? reuse.fromLibrary(from.libraryId) : reuse.fromRealtime(from.realtimeJobId),
+      'libraryId' in from
+        ? reuse.fromLibrary(from.libraryId)
+        : 'realtimeJobId' in from
+          ? reuse.fromRealtime(from.realtimeJobId)
+          : reuse.fromBatchItem(from.batchId, from.customId),
     'reuse.recipe': ({ id }) => reuse.recipe(id),
   };
 }

@@ -44,6 +44,7 @@ export class ImageReuse {
       library: LibraryCatalog;
       references: ReferenceStore;
       realtimeResult(jobId: string): { file: string; savedId?: string };
+      batchItem(batchId: string, customId: string): Promise<{ data: Buffer; libraryId?: string }>;
     },
   ) {}
 
@@ -59,6 +60,17 @@ export class ImageReuse {
     const result = this.deps.realtimeResult(jobId);
     const stored = await this.deps.references.add(basename(result.file), await readFile(result.file));
     return { ...asReference(stored), ...(result.savedId ? { sourceImageId: result.savedId } : {}) };
+  }
+
+  /**
+   * A batch item's image (from its preview on Batches) as a reference: the downloaded file when the
+   * batch is in the library (and lineage points at it), else the gateway's copy of the item.
+   */
+  async fromBatchItem(batchId: string, customId: string): Promise<ReferenceImage> {
+    const item = await this.deps.batchItem(batchId, customId);
+    const name = item.libraryId ? basename(item.libraryId) : `${customId}.png`;
+    const stored = await this.deps.references.add(name, item.data);
+    return { ...asReference(stored), ...(item.libraryId ? { sourceImageId: item.libraryId } : {}) };
   }
 
   /** What an image was made with, its references read back from its batch folder. */
