@@ -132,7 +132,10 @@ describe('thumbnails and embedded prompts', () => {
     const asked = sources.map((source, i) => service.fileFor(source, 256, askers[i]!.signal));
     // Scrolled past before their turn: every ask but the first two (already being made) gives up.
     for (const asker of askers.slice(2)) asker.abort();
+    // Scrolled back at once: the cell asks again, and gets its thumbnail, not the dropped ask's end.
+    const back = service.fileFor(sources[3]!, 256);
     const answers = await Promise.allSettled(asked);
+    expect(await back).toMatch(/\.webp$/);
     expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled', ...Array(6).fill('rejected')]);
     // Asked again later, a dropped one is made then.
     expect(await service.fileFor(sources[5]!, 256)).toMatch(/\.webp$/);

@@ -10,6 +10,14 @@ export const THUMB_SIZE = 256;
 /** The gallery's two sizes, on the long side: small cells, and large cells or high-density screens. */
 export const THUMB_SIZES = [256, 640] as const;
 
+/** A thumbnail being made, or waiting its turn, and how many asks wait for it. */
+interface InFlight {
+  done: Promise<string>;
+  waiting: number;
+  cancel: AbortController;
+  started: boolean;
+}
+
 /**
  * Gallery thumbnails, made by sharp (libvips, in its own threads, never on a UI thread), a few at a
  * time, and cached on disk under a name that includes the source's size and modification time: a
@@ -17,7 +25,7 @@ export const THUMB_SIZES = [256, 640] as const;
  */
 export class ThumbnailService {
   private queue = new PQueue({ concurrency: Math.max(2, availableParallelism()) });
-  private inFlight = new Map<string, { done: Promise<string>; waiting: number; cancel: AbortController }>();
+  private inFlight = new Map<string, InFlight>();
   /** Later asks go first: after a fling, the cells now on screen are made before the ones passed. */
   private order = 0;
 
@@ -37,12 +45,18 @@ export class ThumbnailService {
     const key = this.keyOf(source, size);
     const file = join(this.dir, key.slice(0, 2), `${key}.webp`);
     if (existsSync(file)) return file;
-    let running = this.inFlight.get(file);
-    if (!running) {
-      const cancel = new AbortController();
-      const done = this.queue
+    let entry = this.inFlight.get(file);
+    if (!entry) {
+      const made: InFlight = {
+        done: Promise.resolve(file),
+        waiting: 0,
+        cancel: new AbortController(),
+        started: false,
+      };
+      made.done = this.queue
         .add(
           async () => {
+            made.started = true;
             await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
             const tmp = `${file}.${process.pid}.tmp`;
             await sharp(source, { limitInputPixels: 268_402_689 })
@@ -52,23 +66,26 @@ export class ThumbnailService {
             await rename(tmp, file);
             return file;
           },
-          { priority: ++this.order, signal: cancel.signal },
+          { priority: ++this.order, signal: made.cancel.signal },
         )
-        .finally(() => this.inFlight.delete(file)) as Promise<string>;
-      running = { done, waiting: 0, cancel };
-      this.inFlight.set(file, running);
+        .finally(() => this.inFlight.get(file) === made && this.inFlight.delete(file)) as Promise<string>;
+      entry = made;
+      this.inFlight.set(file, entry);
     }
     // A thumbnail nobody waits for any more (the cell scrolled away and the browser gave up on it)
-    // leaves the queue before it starts; one already being made is finished and cached.
-    const entry = running;
-    entry.waiting++;
+    // leaves the queue before it starts, and at once: an ask that comes back for it starts anew
+    // rather than joining the dropped one. One already being made is finished and cached.
+    const joined = entry;
+    joined.waiting++;
     signal?.addEventListener(
       'abort',
       () => {
-        if (--entry.waiting === 0) entry.cancel.abort();
+        if (--joined.waiting > 0 || joined.started) return;
+        joined.cancel.abort();
+        if (this.inFlight.get(file) === joined) this.inFlight.delete(file);
       },
       { once: true },
     );
-    return entry.done;
+    return joined.done;
   }
 }
