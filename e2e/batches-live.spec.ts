@@ -1,20 +1,10 @@
 import type { Request } from '@playwright/test';
-import { expect, openStudio, test, type RunningStudio } from './studio-fixture';
+import { expect, openStudio, promptsDraft, test, type RunningStudio } from './studio-fixture';
 
 // Nothing in the window polls: while batches run, the Batches screen learns everything, its cost
 // totals included, from pushed events. Counted at the page, in calls, against the events it got.
 
-function draft(name: string, prompts: string[]) {
-  return {
-    id: `live-${name}`,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-}
+const draft = (name: string, prompts: string[]) => promptsDraft(`live-${name}`, name, prompts);
 
 /** Counts the events the studio pushes, on an event stream of its own, as a second window would. */
 function countEvents(studio: RunningStudio): { count: (event: string) => number; stop: () => void } {

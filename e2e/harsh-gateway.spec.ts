@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { expect, openStudio, pasteText, screenshot, test, type RunningStudio } from './studio-fixture';
+import {
+  expect,
+  openStudio,
+  pasteText,
+  promptsDraft,
+  screenshot,
+  test,
+  type RunningStudio,
+} from './studio-fixture';
 
 // The studio against a gateway as harsh as the deployed ones (gateway-notes.md). Every test opens
 // the screen first and then makes the change it expects to see: the screen must follow by itself.
@@ -28,17 +36,7 @@ async function goTo(page: Page, studio: RunningStudio, screen: 'Compose' | 'Batc
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: screen }).click();
 }
 
-function draft(name: string, prompts: string[]) {
-  return {
-    id: `e2e-${name}`,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-}
+const draft = (name: string, prompts: string[]) => promptsDraft(`e2e-${name}`, name, prompts);
 
 async function composeAndSubmit(page: Page, name: string, prompts: string[]): Promise<void> {
   await expect(page.getByTestId('new-row')).toBeVisible();

@@ -137,6 +137,19 @@ export async function dropFiles(
   );
 }
 
+/** A draft of one image per prompt, rows `r1`, `r2`…, as a script would submit it; `id` names the draft. */
+export function promptsDraft(id: string, name: string, prompts: string[]) {
+  return {
+    id,
+    name,
+    model: 'imgvendor-3.1-flash-image',
+    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
+    sharedReferenceIds: [],
+    references: [],
+    responseMime: 'image/png',
+  };
+}
+
 /** Submits prompts through the local API, as a script would, and waits until the batch is in the library. */
 export async function batchInLibrary(
   studio: RunningStudio,

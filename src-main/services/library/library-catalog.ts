@@ -84,7 +84,12 @@ const image = (r: Row): LibraryImage => ({
 });
 
 /** The filters as one SQL condition; the search words go through the two full-text indexes. */
-function where(f: Filter): { sql: string; params: (string | number)[]; searchOnly: boolean } {
+function where(f: Filter): {
+  sql: string;
+  params: (string | number)[];
+  matches: ReturnType<typeof searchMatches>;
+  searchOnly: boolean;
+} {
   const matches = searchMatches(f.search);
   const sql = matches.map((m) => `images.rowid in (${m.sql})`);
   const params: (string | number)[] = matches.map((m) => m.param);
@@ -104,6 +109,7 @@ function where(f: Filter): { sql: string; params: (string | number)[]; searchOnl
   return {
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,
+    matches,
     searchOnly: matches.length > 0 && sql.length === matches.length,
   };
 }
@@ -387,7 +393,7 @@ export class LibraryCatalog {
     await this.settled();
     const q = libraryQuerySchema.parse(raw);
     const w = where(q);
-    const matches = searchMatches(q.search);
+    const { matches } = w;
     return this.use((db) => {
       // A search alone is counted in the full-text indexes, without visiting the images.
       const total = w.searchOnly
