@@ -1,4 +1,6 @@
 import type { Configuration } from 'electron-builder';
+import checkNativeArch from './build/native-arch.mjs';
+import { APP_ID, PRODUCT_NAME } from './src-main/electron/product';
 
 // Installers for Batch Image Studio: `npm run dist` builds the host platform's. The name, version,
 // description and author come from package.json. build/package-check/ verifies the result offline.
@@ -7,8 +9,8 @@ import type { Configuration } from 'electron-builder';
 const NATIVE_MODULES = ['sharp', '@img', '@napi-rs', 'libsql', '@libsql'];
 
 const config: Configuration = {
-  appId: 'app.batchimagestudio.desktop',
-  productName: 'Batch Image Studio',
+  appId: APP_ID,
+  productName: PRODUCT_NAME,
   copyright: 'Copyright © 2026 Batch Image Studio contributors',
   directories: { output: 'dist', buildResources: 'build' },
   // Vite bundles the renderer and everything it imports, so only the built app and package.json ship;
@@ -27,6 +29,9 @@ const config: Configuration = {
   // Every native dependency ships N-API prebuilds for each platform; nothing to compile.
   npmRebuild: false,
   buildDependenciesFromSource: false,
+  // npm installs only this machine's prebuilds: a package for another architecture (the second Mac
+  // dmg) would carry binaries its machine cannot load. This stops such a build and says what to install.
+  afterPack: checkNativeArch,
   electronFuses: {
     runAsNode: false,
     enableCookieEncryption: true,

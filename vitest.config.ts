@@ -7,8 +7,8 @@ export default defineConfig({
       'src-main/**/*.test.ts',
       'src-shared/**/*.test.ts',
       'src-renderer/**/*.test.ts',
-      // The start script on a fresh copy; the packaging check runs after the build, not here.
-      'build/test/start.test.ts',
+      // The start script on a fresh copy and the native binary check; the packaging check runs after the build, not here.
+      'build/test/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -9,9 +9,7 @@ import type { MethodInput, MethodOutput, StudioMethod } from '../src-shared/stud
 
 const root = join(import.meta.dirname, '..');
 
-export interface StudioSession {
-  page: Page;
-  browser: Browser;
+export interface StudioProcess {
   url: string;
   /** The loopback API's origin and per-run token, for calls a script makes beside the page. */
   origin: string;
@@ -23,12 +21,19 @@ export interface StudioSession {
   stop(): Promise<void>;
 }
 
+export interface StudioSession extends StudioProcess {
+  page: Page;
+  browser: Browser;
+}
+
 /**
  * The built studio in browser mode on a data folder (a fresh one unless `dataDir` names one, so a
- * bench can start the studio again on the same settings and thumbnails), and Debian's Chromium
- * looking at it in a fresh profile.
+ * bench can start the studio again on the same settings and thumbnails), with no window open;
+ * `env` adds settings of its built-in sandbox (STUDIO_SANDBOX_*).
  */
-export async function openStudioSession(options: { dataDir?: string } = {}): Promise<StudioSession> {
+export async function startStudio(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<StudioProcess> {
   if (
     !existsSync(join(root, 'out', 'main', 'web.js')) ||
     !existsSync(join(root, 'out', 'renderer', 'index.html'))
@@ -50,7 +55,7 @@ export async function openStudioSession(options: { dataDir?: string } = {}): Pro
     ],
     {
       cwd: root,
-      env: { ...process.env, STUDIO_SANDBOX_TIME_SCALE: '300', LANG: 'en_US.UTF-8' },
+      env: { ...process.env, STUDIO_SANDBOX_TIME_SCALE: '300', LANG: 'en_US.UTF-8', ...options.env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -73,23 +78,34 @@ export async function openStudioSession(options: { dataDir?: string } = {}): Pro
     if (!res.ok) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
     return body.result as MethodOutput<M>;
   };
-  const browser = await chromium.launch(chromiumLaunchOptions);
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(url);
   return {
-    page,
-    browser,
     url,
     origin,
     token,
     pid: child.pid!,
     call,
     async stop() {
-      await browser.close();
       child.kill('SIGTERM');
       // The next session may use the same data folder: this one must be gone first.
       if (child.exitCode === null && child.signalCode === null)
         await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** The studio as startStudio starts it, and Debian's Chromium looking at it in a fresh profile. */
+export async function openStudioSession(options: { dataDir?: string } = {}): Promise<StudioSession> {
+  const studio = await startStudio(options);
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(studio.url);
+  return {
+    ...studio,
+    page,
+    browser,
+    async stop() {
+      await browser.close();
+      await studio.stop();
     },
   };
 }

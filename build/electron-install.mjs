@@ -27,6 +27,15 @@ function shortReason(err) {
     .slice(0, 160);
 }
 
+/**
+ * @electron/get goes through a proxy only when ELECTRON_GET_USE_PROXY is set: where a proxy is
+ * configured and that is not, a failed download is most likely why, and the reason says so.
+ */
+function proxyHint(env = process.env) {
+  const proxy = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+  return proxy && !env.ELECTRON_GET_USE_PROXY ? '; behind a proxy, set ELECTRON_GET_USE_PROXY=1' : '';
+}
+
 function megabytes(bytes) {
   return (bytes / 1024 / 1024).toFixed(0);
 }
@@ -109,7 +118,7 @@ export async function installElectron({ root, out = process.stdout, limits = {} 
   } catch (err) {
     progress.end();
     const reason = controller.signal.aborted ? shortReason(controller.signal.reason) : shortReason(err);
-    return { ok: false, reason: `Electron could not be downloaded (${reason})` };
+    return { ok: false, reason: `Electron could not be downloaded (${reason}${proxyHint()})` };
   } finally {
     clearTimeout(timer);
     clearTimeout(overall);

@@ -100,3 +100,53 @@ test('while batches run, Batches keeps its costs from events and makes no call p
     expect(per(method), `${method} per ${event}`).toBeLessThanOrEqual(stream.count(event));
   expect(stream.count('costs.changed')).toBeLessThan(stream.count('batch.updated') / 2);
 });
+
+test('a batch removed from the list, from any window, leaves the open Batches screen', async ({
+  page,
+  studio,
+}) => {
+  const { batch } = await studio.call('batches.submit', { draft: draft('Removed', ['a bowl']) });
+  const kept = await studio.call('batches.submit', { draft: draft('Kept', ['a cup']) });
+  await openStudio(page, studio);
+  await page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Batches' })
+    .click();
+  const card = page.getByTestId(`batch-${batch.id}`);
+  await expect(card.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
+  // Removed as another window or a script would: this page hears of it only by the pushed event.
+  await studio.call('batches.deleteRecord', { id: batch.id });
+  await expect(card).toHaveCount(0);
+  await expect(page.getByTestId(`batch-${kept.batch.id}`)).toBeVisible();
+});
+
+test.describe('with a slower gateway', () => {
+  test.use({ sandboxTimeScale: 15 });
+
+  test('the open batch’s rows follow its items while it runs, not only once it ends', async ({
+    page,
+    studio,
+  }) => {
+    const prompts = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+    const { batch } = await studio.call('batches.submit', { draft: draft('Rows', prompts) });
+    await openStudio(page, studio);
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Batches' })
+      .click();
+    await page.getByRole('link', { name: 'Rows' }).click();
+    await expect(page.getByTestId('detail-status')).toHaveText(/Queued|Running/);
+    // The badge as it read when the first row turned to success: still running.
+    const statusAtFirstRow = await page.waitForFunction(
+      () =>
+        document.querySelector('.item-row.status-success') &&
+        document.querySelector('[data-testid="detail-status"]')?.textContent,
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await statusAtFirstRow.jsonValue()).not.toBe('Completed');
+    await expect(page.getByTestId('detail-status')).toHaveText('Completed', { timeout: 60_000 });
+    await expect(page.locator('.item-row.status-success')).toHaveCount(prompts.length);
+    expect(batch.id).toBeTruthy();
+  });
+});

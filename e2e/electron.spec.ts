@@ -1,6 +1,6 @@
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,10 @@ test.skip(skipReason !== undefined, skipReason);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+/** Electron refuses to run as root (CI containers) unless its sandbox is off. */
+const rootArgs = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
+
 function freshDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'studio-electron-'));
 }
@@ -26,7 +30,7 @@ function freshDataDir(): string {
 function launch(userData: string): Promise<ElectronApplication> {
   return electron.launch({
     executablePath: binary!,
-    args: [root, `--user-data-dir=${userData}`],
+    args: [...rootArgs, root, `--user-data-dir=${userData}`],
     env: { ...process.env, LANG: 'en_US.UTF-8' } as Record<string, string>,
   });
 }
@@ -109,7 +113,7 @@ test('a second launch brings the first window back and exits', async () => {
     await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.minimize());
     await expect.poll(async () => (await windowState(app)).minimized).toBe(true);
 
-    const second = spawn(binary!, [root, `--user-data-dir=${userData}`], { stdio: 'ignore' });
+    const second = spawn(binary!, [...rootArgs, root, `--user-data-dir=${userData}`], { stdio: 'ignore' });
     const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
     expect(code).toBe(0);
     await expect.poll(() => windowState(app)).toMatchObject({ count: 1, visible: true, minimized: false });
@@ -119,7 +123,8 @@ test('a second launch brings the first window back and exits', async () => {
 });
 
 test('the menu has the usual roles, the log folder and About, in the studio language', async () => {
-  const app = await launch(freshDataDir());
+  const userData = freshDataDir();
+  const app = await launch(userData);
   try {
     const win = await opened(app);
     const readMenu = () =>
@@ -145,6 +150,36 @@ test('the menu has the usual roles, the log folder and About, in the studio lang
     expect(menu.map((m) => m.label)).toEqual(
       expect.arrayContaining(['File', 'Edit', 'View', 'Window', 'Help']),
     );
+
+    // Help → Open Log Folder shows the log's folder in the file manager (stubbed: no file manager here).
+    const shownFolders = await app.evaluate(({ Menu, shell }) => {
+      const paths: string[] = [];
+      shell.openPath = (async (path: string) => {
+        paths.push(path);
+        return '';
+      }) as typeof shell.openPath;
+      Menu.getApplicationMenu()!.getMenuItemById('open-log-folder')!.click();
+      return paths;
+    });
+    expect(shownFolders).toEqual([join(userData, 'logs')]);
+    expect(existsSync(join(userData, 'logs', 'studio.log'))).toBe(true);
+
+    // Help → About (macOS shows its native panel from the app menu instead): the name and version.
+    if (process.platform !== 'darwin') {
+      const about = await app.evaluate(({ dialog, Menu }) => {
+        const shown: { title?: string; message: string; detail?: string }[] = [];
+        dialog.showMessageBox = (async (...args: unknown[]) => {
+          const options = args[args.length - 1] as { title?: string; message: string; detail?: string };
+          shown.push({ title: options.title, message: options.message, detail: options.detail });
+          return { response: 0, checkboxChecked: false };
+        }) as typeof dialog.showMessageBox;
+        Menu.getApplicationMenu()!.getMenuItemById('about')!.click();
+        return shown;
+      });
+      expect(about).toHaveLength(1);
+      expect(about[0]).toMatchObject({ title: 'About Batch Image Studio', message: 'Batch Image Studio' });
+      expect(about[0]!.detail).toContain(`Version ${version}`);
+    }
 
     await win.getByTestId('language-select').selectOption('zh-CN');
     await expect
@@ -214,12 +249,32 @@ test('a screen that fails to draw is contained, and the studio keeps working', a
   try {
     const win = await opened(app);
     const nav = win.getByRole('navigation', { name: 'Main navigation' });
+    const title = win.locator('#screen-title');
     await win.evaluate(() => sessionStorage.setItem('studio.crashTest', 'library'));
     await nav.getByRole('link', { name: 'Library' }).click();
-    await expect(win.getByTestId('screen-crash')).toBeVisible();
-    await nav.getByRole('link', { name: 'Batches' }).click();
-    await expect(win.locator('#screen-title')).toHaveText('Batches');
+    const crash = win.getByTestId('screen-crash');
+    await expect(crash).toBeVisible();
+    await expect(win.getByTestId('screen-crash-details')).toContainText('Crash test: the library screen');
+    // "Copy details" reaches the clipboard in the desktop app too (a permission the window grants;
+    // the page must have focus to write, as it has when someone clicks the button).
+    await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.focus());
+    await crash.getByRole('button', { name: 'Copy details' }).click();
+    await expect
+      .poll(() => app.evaluate(({ clipboard }) => clipboard.readText()))
+      .toContain('Crash test: the library screen');
+
+    // The boundary's own way back: Compose, and the rest of the studio draws as usual.
+    await crash.getByRole('button', { name: 'Go to Compose' }).click();
+    await expect(crash).toHaveCount(0);
+    await expect(title).toHaveText('Compose');
+
+    // Once the cause is gone, "Try again" draws the screen for real.
+    await nav.getByRole('link', { name: 'Library' }).click();
+    await expect(crash).toBeVisible();
     await win.evaluate(() => sessionStorage.removeItem('studio.crashTest'));
+    await crash.getByRole('button', { name: 'Try again' }).click();
+    await expect(crash).toHaveCount(0);
+    await expect(title).toHaveText('Library');
   } finally {
     await app.close();
   }
@@ -247,9 +302,8 @@ test('a reload keeps the screen, and a relaunch restores the window where it was
   const second = await launch(userData);
   try {
     await opened(second);
-    const restored = (await windowState(second)).bounds!;
-    expect(restored.width).toBe(bounds.width);
-    expect(restored.height).toBe(bounds.height);
+    // Where it was and as large as it was: the position matters as much as the size.
+    expect((await windowState(second)).bounds).toEqual(bounds);
   } finally {
     await second.close();
   }

@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, openStudio, test } from './studio-fixture';
 
 /** The test-only switch of src-renderer/shell/ScreenErrorBoundary.tsx: that screen throws while drawing. */
 const CRASH_TEST_KEY = 'studio.crashTest';
+
+/** The main process's log file in the studio's data folder. */
+function studioLog(dataDir: string): string {
+  return readFileSync(join(dataDir, 'logs', 'studio.log'), 'utf8');
+}
 
 test('a screen that fails to draw explains itself, the rest of the studio works, and it recovers', async ({
   page,
@@ -18,6 +25,10 @@ test('a screen that fails to draw explains itself, the rest of the studio works,
   await expect(crash.getByRole('heading')).toHaveText('This screen ran into a problem');
   await expect(page.getByTestId('screen-crash-details')).toContainText('Crash test: the library screen');
   await expect(crash.getByRole('button', { name: 'Copy details' })).toBeVisible();
+  // And the log file has it, for whoever reads a log sent in after a problem.
+  await expect
+    .poll(() => studioLog(studio.dataDir))
+    .toMatch(/\[window: library screen\] Error: Crash test: the library screen/);
 
   // The sidebar and the other screens keep working.
   await nav.getByRole('link', { name: 'Batches' }).click();
@@ -47,4 +58,33 @@ test('a screen that fails to draw explains itself, the rest of the studio works,
   await expect(crash.getByRole('button', { name: '重试' })).toBeVisible();
   await page.evaluate((key) => sessionStorage.removeItem(key), CRASH_TEST_KEY);
   await page.getByTestId('language-select').selectOption('en');
+});
+
+test('a broken top bar leaves a compact notice, the rest of the window works, and it recovers', async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await page.evaluate((key) => sessionStorage.setItem(key, 'topbar'), CRASH_TEST_KEY);
+  await page.reload();
+
+  const crash = page.getByTestId('shell-crash-topbar');
+  await expect(crash).toBeVisible();
+  await expect(crash).toContainText('This part of the window ran into a problem');
+  await expect(crash.getByTestId('shell-crash-details')).toContainText('Crash test: the topbar');
+  await expect(page.getByTestId('connection-indicator')).toHaveCount(0);
+  await expect
+    .poll(() => studioLog(studio.dataDir))
+    .toMatch(/\[window: topbar\] Error: Crash test: the topbar/);
+
+  // The sidebar and the screens are untouched.
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await nav.getByRole('link', { name: 'Batches' }).click();
+  await expect(page.locator('#screen-title')).toHaveText('Batches');
+
+  // Once the cause is gone, its own "Try again" draws the top bar again.
+  await page.evaluate((key) => sessionStorage.removeItem(key), CRASH_TEST_KEY);
+  await crash.getByRole('button', { name: 'Try again' }).click();
+  await expect(crash).toHaveCount(0);
+  await expect(page.getByTestId('connection-indicator')).toBeVisible();
 });

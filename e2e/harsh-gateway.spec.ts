@@ -4,6 +4,7 @@ import {
   openStudio,
   pasteText,
   promptsDraft,
+  recordEvents,
   screenshot,
   test,
   type RunningStudio,
@@ -50,7 +51,8 @@ test('a submission in flight shows on Batches at once, and Compose keeps Submit 
   browser,
   studio,
 }) => {
-  await setFaults(studio, 'latecreate=#1,late_ms=8000');
+  // The answer to the create is held 20 s, four times the wait below: what shows, shows before it.
+  await setFaults(studio, 'latecreate=#1,late_ms=20000');
   const batches = await browser.newPage();
   await goTo(batches, studio, 'Batches');
   await expect(batches.getByText('No batches yet')).toBeVisible();
@@ -61,10 +63,10 @@ test('a submission in flight shows on Batches at once, and Compose keeps Submit 
 
   // The gateway has not answered yet: Batches already shows the submission, and says so.
   const submission = batches.getByTestId('submission');
-  await expect(submission).toContainText('Late answer');
-  await expect(submission).toContainText('Sending…');
-  await expect(batches.getByText('No batches yet')).toBeHidden();
-  await expect(compose.getByTestId('submit-batch')).toBeDisabled();
+  await expect(submission).toContainText('Late answer', { timeout: 5_000 });
+  await expect(submission).toContainText('Sending…', { timeout: 5_000 });
+  await expect(batches.getByText('No batches yet')).toBeHidden({ timeout: 5_000 });
+  await expect(compose.getByTestId('submit-batch')).toBeDisabled({ timeout: 5_000 });
   // A reload (or another window) does not make the same draft sendable a second time.
   await compose.reload();
   await expect(compose.getByTestId('submit-batch')).toBeDisabled();
@@ -75,11 +77,15 @@ test('a submission in flight shows on Batches at once, and Compose keeps Submit 
   await expect(compose.getByTestId('submit-batch')).toBeEnabled({ timeout: 30_000 });
 });
 
-test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready', async ({
-  page,
+test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready, on Compose and on Batches', async ({
+  browser,
   studio,
 }) => {
   await setFaults(studio, 'not_ready=#1');
+  const batches = await browser.newPage();
+  await goTo(batches, studio, 'Batches');
+  await expect(batches.getByText('No batches yet')).toBeVisible();
+  const page = await browser.newPage();
   await goTo(page, studio, 'Compose');
   // Two lines: a paste of several lines makes rows.
   await composeAndSubmit(page, 'Not ready', ['one', 'two']);
@@ -87,22 +93,54 @@ test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready
   await expect(notice).toContainText('batch service is not ready (its runtime');
   await expect(notice).toContainText('HTTP status: 503');
   await expect(notice).not.toContainText('The results are not ready yet');
+
+  // Batches, open all along, shows the refusal with the same explanation, the code and the request id.
+  const refused = batches.getByTestId('submission');
+  await expect(refused).toContainText('Not ready — Refused by the gateway');
+  await expect(refused).toHaveAttribute('data-state', 'failed');
+  const reason = refused.locator('[data-error-code="BATCH_IMAGE_NOT_READY"]');
+  await expect(reason).toContainText('batch service is not ready (its runtime');
+  await expect(reason).toContainText('HTTP status: 503');
+  await expect(reason).toContainText('Request id:');
+  await expect(reason).not.toContainText('The results are not ready yet');
+  // Dismissed, it is gone, and stays gone after a reload.
+  await refused.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(batches.getByText('No batches yet')).toBeVisible();
+  await batches.reload();
+  await expect(batches.getByText('No batches yet')).toBeVisible();
+  await expect(refused).toHaveCount(0);
 });
 
 test('each download phase shows in turn on the open batch, ending in the library', async ({
   page,
   studio,
 }) => {
-  // The download waits for the page: it starts only once the label is being watched.
+  // Downloads start only when the test asks, once the screen is watching.
   await studio.call('settings.update', { autoDownload: false });
-  // Both ZIP attempts cut short: the item-by-item fallback runs, and must say it downloads.
-  await setFaults(studio, 'truncate=#2');
-  const result = await studio.call('batches.submit', { draft: draft('Phases', ['a', 'b', 'c', 'd']) });
+  const holder = await studio.call('batches.submit', { draft: draft('Holder', ['h']) });
+  const phases = await studio.call('batches.submit', { draft: draft('Phases', ['a', 'b', 'c', 'd']) });
   await goTo(page, studio, 'Batches');
+  for (const id of [holder.batch.id, phases.batch.id])
+    await expect(page.getByTestId(`batch-${id}`).getByTestId('batch-status')).toHaveText('Completed', {
+      timeout: 60_000,
+    });
+
+  // The next request to the gateway, the holder's ZIP, stalls before its last bytes and keeps the
+  // account's one download slot meanwhile; both of the open batch's ZIPs are then cut short, so
+  // the item-by-item fallback runs.
+  await setFaults(studio, 'slow=#1,slow_ms=12000,truncate=#2');
+  const pushed = recordEvents(studio);
+  await pushed.ready;
+  await studio.call('batches.download', { id: holder.batch.id });
+  await expect(page.getByTestId(`batch-${holder.batch.id}`).getByTestId('batch-download')).toHaveText(
+    'Downloading…',
+  );
+
   await page.getByRole('link', { name: 'Phases' }).click();
   const label = page.getByTestId('detail-download');
-  await expect(label).toBeVisible();
-  // Every text the label takes, as it takes it.
+  await expect(label).toHaveText('Not downloaded');
+  // Every text the label takes, as it takes it: what passes too fast to wait for is still recorded.
   await label.evaluate((el) => {
     const seen: string[] = [el.textContent ?? ''];
     (window as unknown as { seenLabels: string[] }).seenLabels = seen;
@@ -110,22 +148,46 @@ test('each download phase shows in turn on the open batch, ending in the library
       if (seen.at(-1) !== el.textContent) seen.push(el.textContent ?? '');
     }).observe(el, { childList: true, characterData: true, subtree: true });
   });
-  await expect(page.getByTestId('detail-status')).toHaveText('Completed', { timeout: 60_000 });
-  await studio.call('batches.download', { id: result.batch.id });
+  await studio.call('batches.download', { id: phases.batch.id });
+  // The holder still stalls: the open batch waits its turn, and says so rather than "Downloading".
+  await expect(label).toHaveText('Waiting for a download slot');
   await expect(label).toHaveText('In the library', { timeout: 60_000 });
+  pushed.stop();
+
   const seen = await page.evaluate(() => (window as unknown as { seenLabels: string[] }).seenLabels);
-  // Waiting for the slot needs another download holding it: the test of batches finishing
-  // together checks that phase. Here, alone on the account, the batch goes straight to its turn.
-  const order = [/^Downloading/, /^Downloading image \d+ of 4$/, /^In the library$/];
-  let at = 0;
-  for (const pattern of order) {
-    const found = seen.findIndex((text, i) => i >= at && pattern.test(text));
-    expect(found, `${pattern} in ${seen.join(' → ')}`).toBeGreaterThanOrEqual(at);
-    at = found;
-  }
-  // The fallback was never called "Verifying…" while it downloaded item after item.
-  expect(seen.some((text) => /^Downloading image \d+ of 4$/.test(text))).toBe(true);
-  expect(result.batch.id).toBeTruthy();
+  const inOrder = (texts: string[], order: RegExp[]) => {
+    let at = 0;
+    for (const pattern of order) {
+      const found = texts.findIndex((text, i) => i >= at && pattern.test(text));
+      expect(found, `${pattern} in ${texts.join(' → ')}`).toBeGreaterThanOrEqual(at);
+      at = found;
+    }
+  };
+  inOrder(seen, [
+    /^Not downloaded$/,
+    /^Waiting for a download slot$/,
+    /^Downloading image \d of 4$/,
+    /^In the library$/,
+  ]);
+  // The fallback is never called "Verifying…" while it downloads item after item (each cut-short
+  // ZIP before it was verified, and found broken).
+  const item = (text: string) => /^Downloading image \d of 4$/.test(text);
+  const during = seen.slice(seen.findIndex(item), seen.findLastIndex(item));
+  expect(during.filter((text) => !item(text))).toEqual([]);
+
+  // Verifying takes a few milliseconds on this machine: too brief to wait for on screen, so the
+  // states main pushed for the batch (what every page renders from) show it in its place, after
+  // the last download step and before the library.
+  const states = pushed.events
+    .filter((e) => e.event === 'batch.updated' && e.data.id === phases.batch.id)
+    .map((e) => e.data.download.state as string)
+    .filter((state, i, all) => state !== all[i - 1]);
+  inOrder(states, [/^queued$/, /^downloading$/, /^verifying$/, /^done$/]);
+  expect(states.slice(states.lastIndexOf('downloading'))).toEqual(['downloading', 'verifying', 'done']);
+  const itemSteps = pushed.events.filter(
+    (e) => e.event === 'download.progress' && e.data.batchId === phases.batch.id && e.data.phase === 'items',
+  );
+  expect(itemSteps.length).toBeGreaterThan(0);
 });
 
 test.describe('with a slower gateway', () => {
@@ -205,6 +267,11 @@ test.describe('batches finishing together share the one download slot', () => {
     );
     const waiting = page.getByTestId('batch-download').filter({ hasText: 'Waiting for a download slot' });
     await expect(waiting.first()).toBeVisible({ timeout: 90_000 });
+    // The cards sit below the totals and the spending chart: the picture starts at the filters, so
+    // the waiting batch and the gone one are both in it.
+    await page.getByRole('search').evaluate((filters) => filters.scrollIntoView({ block: 'start' }));
+    await expect(waiting.first()).toBeInViewport();
+    await expect(page.getByTestId(`batch-${lost.batch.id}`)).toBeInViewport();
     await screenshot(page, 'batches-waiting-and-gone');
     await setFaults(studio, '');
     for (const id of sent.map((r) => r.batch.id as string))

@@ -7,6 +7,8 @@ test('a system location as the library folder is refused in words, in English an
   await openStudio(page, studio);
   await page.getByRole('link', { name: 'Settings' }).click();
   const field = page.getByLabel('Library folder');
+  // The field fills in once the settings have arrived; read it only then.
+  await expect(field).not.toHaveValue('');
   const before = await field.inputValue();
   await field.fill('/proc/self');
   await field.blur();

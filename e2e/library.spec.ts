@@ -221,6 +221,32 @@ test('the library tells the truth: search scope, damaged folders, stars by mouse
       .sort();
   await expect.poll(stars).toEqual([2, 4]);
 
+  // And on a cell itself: its own stars, without opening the lightbox or changing the selection.
+  const selection = () =>
+    page.locator('[role="option"][aria-selected="true"]').evaluateAll((els) => els.map((el) => el.id));
+  const selectedBefore = await selection();
+  expect(selectedBefore).toHaveLength(1);
+  const third = cells.nth(2);
+  const prompt = await third.locator('.lib-caption').textContent();
+  await third.hover();
+  // One set of buttons, laid over the hovered cell and named after its image.
+  const cellStars = page.getByRole('group', { name: `Stars of “${prompt}”` });
+  await expect(cellStars).toHaveCSS('opacity', '1');
+  const rateFive = cellStars.getByRole('button', { name: 'Rate 5 stars' });
+  await rateFive.click();
+  await expect(third).toHaveAttribute('data-stars', '5');
+  await expect(rateFive).toHaveAttribute('aria-pressed', 'true');
+  await expect(third.getByTestId('library-stars-badge')).toHaveText('★★★★★');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await selection()).toEqual(selectedBefore);
+  await expect.poll(stars).toEqual([2, 4, 5]);
+  // The same rating again clears it, as in the lightbox.
+  await rateFive.click();
+  await expect(third).toHaveAttribute('data-stars', '0');
+  await expect(third.getByTestId('library-stars-badge')).toHaveCount(0);
+  await expect.poll(async () => (await stars()).filter((n) => n > 0)).toEqual([2, 4]);
+  expect(await selection()).toEqual(selectedBefore);
+
   // Compare: an opaque backdrop, and each caption right under its image.
   await cells.nth(0).click();
   await cells.nth(1).click({ modifiers: ['Control'] });

@@ -222,3 +222,40 @@ export async function gotoCompose(page: Page, studio: RunningStudio): Promise<vo
     .click();
   await expect(page.getByTestId('new-row')).toBeVisible();
 }
+
+/**
+ * Records every event the studio pushes, in order, on an event stream of its own: the same stream a
+ * window gets. `stop` ends it. For what passes too fast to be seen on screen without a timing bet.
+ */
+export function recordEvents(studio: RunningStudio): {
+  events: { event: string; data: any }[];
+  ready: Promise<void>;
+  stop: () => void;
+} {
+  const abort = new AbortController();
+  const events: { event: string; data: any }[] = [];
+  let connected!: () => void;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  void fetch(`${studio.origin}/api/events`, {
+    headers: { authorization: `Bearer ${studio.token}` },
+    signal: abort.signal,
+  })
+    .then(async (res) => {
+      connected();
+      const decoder = new TextDecoder();
+      const reader = res.body!.getReader();
+      let carry = '';
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        const blocks = (carry + decoder.decode(read.value, { stream: true })).split('\n\n');
+        carry = blocks.pop()!;
+        for (const block of blocks) {
+          const lines = block.split('\n');
+          const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
+          const data = lines.find((l) => l.startsWith('data: '))?.slice('data: '.length);
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+        }
+      }
+    })
+    .catch(() => undefined);
+  return { events, ready, stop: () => abort.abort() };
+}

@@ -135,7 +135,7 @@ test('after switching profile, Batches shows only the new profile’s batches, a
     .getByRole('link', { name: 'Batches' })
     .click();
   await expect(page.getByTestId(`batch-${alice.id}`)).toBeVisible();
-  await expect(page.getByTestId('costs')).toContainText('1 batches');
+  await expect(page.getByTestId('costs')).toContainText('1 batch ·');
 
   const bob = await studio.call('profiles.save', {
     name: 'Bob',
@@ -145,7 +145,7 @@ test('after switching profile, Batches shows only the new profile’s batches, a
   await studio.call('profiles.activate', { id: bob.id });
   await expect(page.getByTestId(`batch-${alice.id}`)).toHaveCount(0);
   await expect(page.getByText('No batches yet')).toBeVisible();
-  await expect(page.getByTestId('costs')).toContainText('0 batches');
+  await expect(page.getByTestId('costs')).toContainText('0 batches ·');
 
   // Alice's batch, opened while Bob is active, is explained as the studio's own finding.
   await page.evaluate((id) => (window.location.hash = `#/batches/${id}`), alice.id);
@@ -320,7 +320,7 @@ test.describe('at real speed', () => {
 
     await page.getByRole('button', { name: /All batches/ }).click();
     await expect(page.getByTestId('costs')).toContainText(
-      '1 batches · estimate 0.00 · held 0.00 · actual 0.00',
+      '1 batch · estimate 0.00 · held 0.00 · actual 0.00',
     );
   });
 });

@@ -9,7 +9,7 @@ const USAGE = `usage: npm run sandbox -- [--port 8787] [--host 127.0.0.1] [--tim
   --faults SPEC    e.g. "all=0.2" or "503=0.1,reset=0.05,truncate=0.3,slow=0.1,slow_ms=2000,seed=7"
   --data DIR       keep state across restarts in DIR (default: in memory)
   --config FILE    JSON that replaces sections of the default config (keys, models, limits, timing)
-  --echo-key-in-errors   repeat a rejected key in error messages, as some deployed gateways do
+  --echo-key-in-errors   repeat a rejected key in errors (message, encoded forms, headers), as some deployed gateways do
   --deflate-zips   deflate the entries of batch ZIPs instead of storing them`;
 
 async function main(): Promise<void> {

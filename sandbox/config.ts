@@ -88,10 +88,18 @@ export interface SandboxConfig {
   billing: { batchDiscount: number; holdMultiplier: number; accountMultiplier: number };
   /** Share of items that fail upstream even without injected faults. */
   itemFailureRate: number;
-  /** Repeat a rejected key in the error message, as some deployed gateways do ("API key sk-… is invalid"). */
+  /**
+   * Repeat a rejected key in its errors, as some deployed gateways do ("API key sk-… is invalid"):
+   * in the message as sent, URL-encoded, base64 and base64url, and in `x-debug-key` and `x-request-id`.
+   */
   echoKeyInErrors: boolean;
   /** Deflate the entries of batch ZIPs, as zip tools do, instead of storing them. */
   deflateZips: boolean;
+  /**
+   * Extra bytes of noise carried inside each batch image (a private PNG chunk, JPEG APP15 segments,
+   * a WebP chunk), so a benchmark can have 4K-sized downloads from quick 1K renders. 0: none.
+   */
+  imagePaddingBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -221,6 +229,7 @@ export function defaultConfig(): SandboxConfig {
     itemFailureRate: 0.08,
     echoKeyInErrors: false,
     deflateZips: false,
+    imagePaddingBytes: 0,
   };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
 
@@ -169,4 +169,52 @@ export function sniffImage(data: Buffer): OutputMime | undefined {
   )
     return 'image/webp';
   return undefined;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * The image with `bytes` more of random noise inside it, where decoders skip it: a private ancillary
+ * PNG chunk before IEND, JPEG APP15 segments after SOI, an unknown WebP chunk at the end. Random, so
+ * a deflating ZIP cannot shrink it; the pixels are unchanged.
+ */
+export function padImage(data: Buffer, mime: OutputMime, bytes: number): Buffer {
+  if (bytes <= 0) return data;
+  const noise = randomBytes(bytes);
+  if (mime === 'image/png') {
+    const iend = data.length - 12;
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(bytes, 0);
+    head.write('sbPd', 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), noise])));
+    return Buffer.concat([data.subarray(0, iend), head, noise, crc, data.subarray(iend)]);
+  }
+  if (mime === 'image/jpeg') {
+    const segments: Buffer[] = [];
+    for (let at = 0; at < bytes; at += 65533) {
+      const part = noise.subarray(at, at + 65533);
+      const marker = Buffer.from([0xff, 0xef, 0, 0]);
+      marker.writeUInt16BE(part.length + 2, 2);
+      segments.push(marker, part);
+    }
+    return Buffer.concat([data.subarray(0, 2), ...segments, data.subarray(2)]);
+  }
+  const padded = noise.length % 2 ? Buffer.concat([noise, Buffer.alloc(1)]) : noise;
+  const head = Buffer.alloc(8);
+  head.write('PADD', 0, 'ascii');
+  head.writeUInt32LE(bytes, 4);
+  const out = Buffer.concat([data, head, padded]);
+  out.writeUInt32LE(out.length - 8, 4);
+  return out;
 }

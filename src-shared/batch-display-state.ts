@@ -11,7 +11,7 @@ import type { StudioErrorView } from './studio-error';
  * 2. A download in progress says which step it is on: waiting for the account's one download slot,
  *    downloading (item k of n in the item-by-item fallback), or verifying.
  * 3. A batch the server no longer knows is "gone", whatever status it last had: it is not running.
- * 4. A failed download says so, with its reason.
+ * 4. A failed download says so, with its reason, and when the studio will try again (if it will).
  * 5. Outputs deleted on the server (expired, or deleted elsewhere) before any download: "expired".
  * 6. Otherwise the server's status.
  */
@@ -22,8 +22,8 @@ export type BatchDisplayState =
   | { kind: 'waiting-slot' }
   | { kind: 'downloading'; item?: number; of?: number }
   | { kind: 'verifying'; item?: number; of?: number }
-  | { kind: 'in-library'; images?: number }
-  | { kind: 'download-failed'; error?: StudioErrorView };
+  | { kind: 'in-library'; images?: number; missing?: number }
+  | { kind: 'download-failed'; error?: StudioErrorView; retryAt?: number };
 
 export type BatchDisplayKind = BatchDisplayState['kind'];
 
@@ -59,13 +59,74 @@ export function batchDisplayState(batch: DisplayInput, progress?: DownloadProgre
     default:
       break;
   }
-  if (d.folder) return { kind: 'in-library', images: d.images };
+  if (inLibrary(batch))
+    return { kind: 'in-library', images: d.images, ...(d.missing ? { missing: d.missing } : {}) };
   if (batch.goneOnServer) return { kind: 'gone' };
-  if (d.state === 'failed') return { kind: 'download-failed', error: d.error };
+  if (d.state === 'failed')
+    return {
+      kind: 'download-failed',
+      error: d.error,
+      ...(d.nextRetryAt !== undefined ? { retryAt: d.nextRetryAt } : {}),
+    };
   if (batch.status === 'output_deleted' || d.state === 'unavailable') return { kind: 'expired' };
   // An unknown status from a newer gateway reads as the nearest safe word: still in flight.
   const status = KNOWN_STATUSES.has(batch.status) ? (batch.status as BatchStatus) : 'running';
   return { kind: 'server', status };
+}
+
+/**
+ * The words for a failed download: "retrying at 14:05" (the time in the reader's language, through
+ * i18next's datetime format) only when a retry is really set; otherwise that it failed and that
+ * Download now tries again.
+ */
+export function failedDownloadMessage(state: Extract<BatchDisplayState, { kind: 'download-failed' }>):
+  | { key: 'batches.stateDownloadFailed' }
+  | {
+      key: 'batches.stateDownloadFailedRetryAt';
+      values: { time: Date; formatParams: { time: Intl.DateTimeFormatOptions } };
+    } {
+  if (state.retryAt === undefined) return { key: 'batches.stateDownloadFailed' };
+  return {
+    key: 'batches.stateDownloadFailedRetryAt',
+    values: {
+      time: new Date(state.retryAt),
+      formatParams: { time: { hour: 'numeric', minute: '2-digit' } },
+    },
+  };
+}
+
+/**
+ * Whether the batch has a folder in the library: rule 1 above. Stays true through a failed or
+ * running re-download of it; turns false only when main finds the folder gone.
+ */
+export function inLibrary(batch: Pick<DisplayInput, 'download'>): boolean {
+  return !!batch.download.folder;
+}
+
+/**
+ * What "Download now" would do for a batch, so the actions offer only what can happen:
+ * - `download`: not in the library, and the server has its outputs;
+ * - `fetch-missing`: in the library, its folder lacks `missing` images the server still has;
+ * - `replace`: in the library and whole; downloading again replaces the folder (asked first);
+ * - `busy`: a download of it is under way;
+ * - `none`: nothing to download (the server no longer has the batch or its outputs, or the
+ *   batch is not completed).
+ */
+export type DownloadOffer =
+  | { kind: 'download' }
+  | { kind: 'fetch-missing'; missing: number }
+  | { kind: 'replace'; images: number }
+  | { kind: 'busy' }
+  | { kind: 'none' };
+
+export function downloadOffer(batch: DisplayInput): DownloadOffer {
+  const d = batch.download;
+  if (d.state === 'queued' || d.state === 'downloading' || d.state === 'verifying') return { kind: 'busy' };
+  const onServer = batch.status === 'completed' && !batch.goneOnServer && d.state !== 'unavailable';
+  if (!onServer) return { kind: 'none' };
+  if (!inLibrary(batch)) return { kind: 'download' };
+  if (d.missing) return { kind: 'fetch-missing', missing: d.missing };
+  return { kind: 'replace', images: d.images ?? 0 };
 }
 
 /** The filter value of a batch: its kind, or for a server state the status itself. */

@@ -28,6 +28,13 @@ export const downloadStateSchema = z.object({
    */
   zipError: studioErrorSchema.optional(),
   attempts: z.number().int().default(0),
+  /**
+   * Images the library folder's own record lists that are no longer on disk (deleted in the file
+   * manager): what "Fetch missing images" would bring back. Absent when the folder is whole.
+   */
+  missing: z.number().int().optional(),
+  /** When the studio will try a failed download again (ms since 1970); absent when it will not. */
+  nextRetryAt: z.number().int().optional(),
 });
 export type DownloadState = z.infer<typeof downloadStateSchema>;
 

@@ -56,6 +56,14 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
  */
 export const studioMethods = {
   'app.info': { input: none, output: appInfoSchema },
+  /**
+   * A part of the window that failed to draw, for the log file (an error boundary caught it). The
+   * main process redacts keys and drops reports beyond a few a minute; false when it dropped this one.
+   */
+  'app.logRendererError': {
+    input: z.object({ where: z.string().min(1).max(80), message: z.string().max(2000) }).strict(),
+    output: z.boolean(),
+  },
   'settings.get': { input: none, output: settingsSchema },
   'settings.update': { input: settingsPatchSchema, output: settingsSchema },
   'profiles.list': { input: none, output: z.array(profileSchema) },
@@ -120,7 +128,17 @@ export const studioMethods = {
     }),
   },
   'batches.cancel': { input: byId, output: batchViewSchema },
-  'batches.download': { input: byId, output: batchViewSchema },
+  /**
+   * Brings a completed batch into the library. `missing`: for a batch already there, fetch only
+   * the images its folder lacks (marks kept, nothing replaced). `replace` (the default): download
+   * it whole and replace its folder, keeping marks.
+   */
+  'batches.download': {
+    input: z
+      .object({ id: z.string().min(1), mode: z.enum(['missing', 'replace']).default('replace') })
+      .strict(),
+    output: batchViewSchema,
+  },
   'batches.deleteOutputs': { input: byId, output: batchViewSchema },
   'batches.deleteRecord': {
     input: z.object({ id: z.string().min(1), deleteLocalFiles: z.boolean().default(false) }).strict(),

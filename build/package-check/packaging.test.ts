@@ -181,7 +181,29 @@ describe('the packaged app', () => {
     app = await startPackagedBrowserMode(appDir, join(work, 'data'));
     const page = await fetch(`${app.origin}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root"></div>');
+    const html = await page.text();
+    expect(html).toContain('<div id="root"></div>');
+    // And every script, style sheet and icon the page asks for, served from the packaged files.
+    const assets = [...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    const TYPES: Record<string, RegExp> = {
+      js: /^(text|application)\/javascript\b/,
+      css: /^text\/css\b/,
+      svg: /^image\/svg\+xml\b/,
+      png: /^image\/png\b/,
+      ico: /^image\/(x-icon|vnd\.microsoft\.icon)\b/,
+      woff2: /^font\/woff2\b/,
+      woff: /^font\/woff\b/,
+    };
+    for (const asset of assets) {
+      const response = await fetch(`${app.origin}/${asset}`);
+      expect(response.status, asset).toBe(200);
+      const ext = asset.slice(asset.lastIndexOf('.') + 1);
+      expect(TYPES[ext], `a content type to expect for .${ext}`).toBeDefined();
+      expect(response.headers.get('content-type'), asset).toMatch(TYPES[ext]!);
+      expect((await response.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
+    }
 
     const call = (method: string) =>
       fetch(`${app!.origin}/api/${method}`, {

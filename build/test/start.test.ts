@@ -1,19 +1,18 @@
 // `npm start` as a new user meets it: a fresh copy with no out/, no Electron binary, and a download
 // that cannot get through. It must build, try Electron's installer, give up quickly with one line
 // that says why and how to fetch the binary later, and serve the studio in browser mode.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installElectron } from '../electron-install.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LEFT_OUT = new Set(['node_modules', 'out', 'dist', '.git', 'test-results', 'playwright-report']);
 const cleanup: (() => void)[] = [];
 afterAll(() => cleanup.forEach((fn) => fn()));
 
@@ -21,6 +20,28 @@ function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/**
+ * What a fresh clone holds: the files git tracks, plus new ones not yet committed (so the test runs
+ * the code as it stands), never what .gitignore keeps out (out/, dist/, caches, test output).
+ */
+function copyCheckout(target: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
+  for (const file of new Set(files)) {
+    const from = join(root, file);
+    // A tracked file deleted in the working tree is not part of the code as it stands.
+    const stat = lstatSync(from, { throwIfNoEntry: false });
+    if (!stat || stat.isDirectory()) continue;
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    cpSync(from, join(target, file), { verbatimSymlinks: true });
+  }
 }
 
 /** A loopback port that nothing listens on: connections to it are refused at once. */
@@ -48,9 +69,13 @@ function waitForLine(child: ChildProcess, pattern: RegExp, seen: string[]): Prom
 describe('npm start on a fresh copy', () => {
   it('builds, fails to fetch Electron quickly, says why in one line and serves browser mode', async () => {
     const copy = join(tempDir('studio-fresh-'), 'studio');
-    cpSync(root, copy, { recursive: true, filter: (src) => !LEFT_OUT.has(basename(src)) || src === root });
+    copyCheckout(copy);
     symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    expect(existsSync(join(copy, 'package.json'))).toBe(true);
     expect(existsSync(join(copy, 'out'))).toBe(false);
+    // The missing binary, made so rather than found so: Electron's dist is looked for in an empty
+    // folder, so a machine with the binary installed takes the same path as this one.
+    const noElectron = tempDir('studio-no-electron-');
 
     const port = await closedPort();
     const child = spawn(
@@ -65,7 +90,7 @@ describe('npm start on a fresh copy', () => {
           // The download goes to a mirror that refuses connections, and a cache of its own.
           ELECTRON_MIRROR: `http://127.0.0.1:${port}/`,
           electron_config_cache: tempDir('studio-electron-cache-'),
-          ELECTRON_OVERRIDE_DIST_PATH: '',
+          ELECTRON_OVERRIDE_DIST_PATH: noElectron,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
@@ -99,6 +124,26 @@ describe('npm start on a fresh copy', () => {
 describe("Electron's download", () => {
   let server: Server | undefined;
   afterAll(() => server?.close());
+
+  it('says how to go through a proxy when one is set but not used for the download', async () => {
+    const saved = { ...process.env };
+    process.env.ELECTRON_MIRROR = `http://127.0.0.1:${await closedPort()}/`;
+    process.env.electron_config_cache = tempDir('studio-electron-cache-');
+    process.env.HTTPS_PROXY = 'http://proxy.invalid:3128';
+    delete process.env.ELECTRON_GET_USE_PROXY;
+    const out = { isTTY: false, write: () => true } as unknown as NodeJS.WriteStream;
+    try {
+      const result = await installElectron({ root, out });
+      expect(result).toEqual({
+        ok: false,
+        reason: expect.stringMatching(
+          /^Electron could not be downloaded \(network error ECONNREFUSED; behind a proxy, set ELECTRON_GET_USE_PROXY=1\)$/,
+        ),
+      });
+    } finally {
+      process.env = saved;
+    }
+  });
 
   it('gives up on a transfer that stalls, with a reason, instead of hanging', async () => {
     // A mirror that starts sending a 100 MB archive and then goes silent.

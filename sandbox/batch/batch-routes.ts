@@ -14,6 +14,7 @@ import {
   type Exchange,
 } from '../exchange';
 import { EXTENSION_OF } from '../image-render';
+import { echoRejectedKey } from '../key-echo';
 import { TERMINAL, type BatchRecord, type BatchStatus, type SandboxStore } from '../store';
 import { BROKEN_IMAGE_BODY } from '../faults';
 import { BatchError } from './batch-error';
@@ -108,7 +109,9 @@ export class BatchRoutes {
       throw new BatchError(
         401,
         'INVALID_API_KEY',
-        this.config.echoKeyInErrors ? `the API key ${key} is not valid` : 'the API key is not valid',
+        this.config.echoKeyInErrors
+          ? `the API key ${echoRejectedKey(ex, key)} is not valid`
+          : 'the API key is not valid',
         'authentication_error',
       );
     if (!this.config.batchEnabled) {

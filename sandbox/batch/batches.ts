@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SandboxConfig } from '../config';
 import { findModel } from '../config';
-import { EXTENSION_OF, makeThumbnail, renderImage } from '../image-render';
+import { EXTENSION_OF, makeThumbnail, padImage, renderImage } from '../image-render';
 import { TERMINAL, type BatchRecord, type SandboxStore, type TaskRecord } from '../store';
 import { BatchError } from './batch-error';
 import type { CreateRequest } from './create-request';
@@ -253,15 +253,19 @@ export class SandboxBatches {
           const thumbnails = task.refs
             .map((hash) => this.store.blobs.get(`refs/${hash}.png`))
             .filter((b): b is Buffer => b !== undefined);
-          const image = await renderImage({
-            prompt: task.prompt,
-            label: task.customId,
-            variant: String(task.outputIndex),
-            width: 1024,
-            height: 1024,
-            mime: batch.responseMime,
-            thumbnails,
-          });
+          const image = padImage(
+            await renderImage({
+              prompt: task.prompt,
+              label: task.customId,
+              variant: String(task.outputIndex),
+              width: 1024,
+              height: 1024,
+              mime: batch.responseMime,
+              thumbnails,
+            }),
+            batch.responseMime,
+            this.config.imagePaddingBytes,
+          );
           if (batch.status !== 'processing_results') return;
           this.store.blobs.put(name, image);
         }

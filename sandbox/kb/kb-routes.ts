@@ -11,6 +11,7 @@ import {
   sendJson,
   type Exchange,
 } from '../exchange';
+import { echoRejectedKey } from '../key-echo';
 import type { SandboxStore } from '../store';
 import { cosine, embed } from './embedding';
 import { splitIntoPairs } from './qa-splitter';
@@ -75,7 +76,7 @@ export class KbRoutes {
         !key
           ? 'the apikey header is missing'
           : this.config.echoKeyInErrors
-            ? `the API key ${key} is not valid`
+            ? `the API key ${echoRejectedKey(ex, key)} is not valid`
             : 'the API key is not valid',
       );
     return owner;

@@ -12,6 +12,7 @@ import {
   type Exchange,
 } from '../exchange';
 import { renderImage, sizeFor, sniffImage } from '../image-render';
+import { echoRejectedKey } from '../key-echo';
 import type { SandboxStore } from '../store';
 
 /** An answer in the vendor-native shape: `{error: {code, message, status}}`. */
@@ -84,7 +85,7 @@ export class RealtimeRoutes {
         401,
         'UNAUTHENTICATED',
         this.config.echoKeyInErrors
-          ? `API key ${key} is invalid or disabled`
+          ? `API key ${echoRejectedKey(ex, key)} is invalid or disabled`
           : 'API key is invalid or disabled',
       );
     if (account.platform !== 'native') {

@@ -3,6 +3,7 @@ import { en, type Messages } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import type { Language } from '../../src-shared/settings';
 import { logCaught, logFolder } from '../services/log/studio-log';
+import { PRODUCT_NAME } from './product';
 
 export interface AppMenuOptions {
   language: Language;
@@ -16,10 +17,19 @@ function messagesOf(language: Language): Messages['menu'] {
 }
 
 /** About: the native panel on macOS, a small dialog elsewhere. */
-function showAbout(m: Messages['menu']): void {
+function showAbout(language: Language): void {
+  const messages = language === 'zh-CN' ? zhCN : en;
+  const m = messages.menu;
   const detail = m.aboutDetail.replace('{{version}}', app.getVersion());
   const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
-  const options = { type: 'info' as const, title: m.about, message: app.getName(), detail, buttons: [m.ok] };
+  // The name as the studio writes it in this language (app.getName() is the package's name).
+  const options = {
+    type: 'info' as const,
+    title: m.about,
+    message: messages.app.title,
+    detail,
+    buttons: [m.ok],
+  };
   void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
 }
 
@@ -41,11 +51,11 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
   const mac = options.mac ?? process.platform === 'darwin';
   const about: MenuItemConstructorOptions = mac
     ? { role: 'about', label: m.about }
-    : { id: 'about', label: m.about, click: () => showAbout(m) };
+    : { id: 'about', label: m.about, click: () => showAbout(options.language) };
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
     template.push({
-      label: app.getName(),
+      label: PRODUCT_NAME,
       submenu: [
         about,
         { type: 'separator' },
@@ -118,7 +128,7 @@ export function applyAppMenu(options: AppMenuOptions): void {
   const m = messagesOf(options.language);
   if ((options.mac ?? process.platform === 'darwin') && typeof app.setAboutPanelOptions === 'function') {
     app.setAboutPanelOptions({
-      applicationName: app.getName(),
+      applicationName: PRODUCT_NAME,
       applicationVersion: app.getVersion(),
       credits: m.aboutDetail.replace('{{version}}', app.getVersion()),
     });

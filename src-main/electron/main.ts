@@ -5,12 +5,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channels';
 import { isAllowedExternalUrl } from '../services/external-links';
-import { logCaught, logInfo } from '../services/log/studio-log';
+import { initStudioLog, logCaught, logFolder, logInfo, logUncaughtErrors } from '../services/log/studio-log';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { applyAppMenu } from './app-menu';
+import { APP_ID } from './product';
 import { handleImageScheme, registerImageScheme } from './image-protocol';
 import { notifyFinishedBatches } from './batch-notifications';
 import { showBatchProgress } from './taskbar-progress';
@@ -84,6 +85,9 @@ function showMainWindow(): BrowserWindow | undefined {
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   mkdirSync(dataDir, { recursive: true });
+  // Logging from the first step: a settings file that cannot be read fails before the services
+  // start (which set the log up again, with the keys to redact, once the profiles are loaded).
+  initStudioLog(join(dataDir, 'logs'), (text) => text);
   const settingsStore = new Store<Record<string, unknown>>({ name: 'settings' });
   store = settingsStore;
   const secrets = osEncryptionUsable()
@@ -172,16 +176,49 @@ async function start(): Promise<void> {
   logInfo(`Desktop window opened (Electron ${process.versions.electron}).`);
 }
 
+/** The language to explain a failed start in: the saved setting when it could be read, else the system's. */
+function startupMessages() {
+  const saved = (store?.get('settings') as { language?: unknown } | undefined)?.language;
+  const language =
+    saved === 'zh-CN' || saved === 'en' ? saved : /^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en';
+  return (language === 'zh-CN' ? zhCN : en).menu;
+}
+
+/**
+ * The studio could not start (another studio holds the data folder, a damaged settings file, a
+ * port refused): the error and its stack go to the log, the person gets a sentence in their
+ * language and where the log is, then the app quits instead of running without a window.
+ */
+function startFailed(err: unknown): void {
+  logCaught('desktop start', err);
+  let m: ReturnType<typeof startupMessages> = en.menu;
+  try {
+    m = startupMessages();
+  } catch (readErr) {
+    logCaught('desktop start: language of the message', readErr);
+  }
+  const dataDir = app.getPath('userData');
+  const body =
+    (err as { code?: unknown } | undefined)?.code === 'STUDIO_ALREADY_RUNNING'
+      ? m.alreadyRunning.replace('{{folder}}', dataDir)
+      : m.startFailedBody.replace('{{folder}}', logFolder() ?? join(dataDir, 'logs'));
+  dialog.showErrorBox(m.startFailed, body);
+  app.quit();
+}
+
+logUncaughtErrors();
+// Windows ties notifications (and their clicks) to the Start menu shortcut the installer makes with
+// the app id; an unpackaged Electron has no such shortcut and goes by its executable instead.
+if (process.platform === 'win32') app.setAppUserModelId(app.isPackaged ? APP_ID : process.execPath);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   registerImageScheme();
   // A second launch (a double click on the icon again) brings this one forward and then quits.
   app.on('second-instance', () => showMainWindow());
-  app.whenReady().then(start, (err: unknown) => {
-    dialog.showErrorBox('Batch Image Studio could not start', String((err as Error)?.message ?? err));
-    app.quit();
-  });
+  // .catch after .then: a start() that throws or rejects (not only whenReady) ends here.
+  app.whenReady().then(start).catch(startFailed);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0 && services) createWindow();
   });

@@ -30,7 +30,7 @@ import { LibraryWatch } from './library/library-watch';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
-import { initStudioLog, logInfo } from './log/studio-log';
+import { initStudioLog, logCaught, logInfo } from './log/studio-log';
 import { ProfileService } from './profiles/profile-service';
 import type { RealtimeClient } from './realtime/realtime-client';
 import { RealtimeJobs } from './realtime/realtime-jobs';
@@ -86,7 +86,17 @@ export interface StudioServices {
  */
 export async function createStudioServices(options: StudioServicesOptions): Promise<StudioServices> {
   mkdirSync(options.dataDir, { recursive: true });
-  const unlock = lockDataFolder(options.dataDir);
+  // The log first, so that a refused lock (another studio on this folder) is on record too. Nothing
+  // before the profiles exist handles a key; from then on every line is redacted with their keys.
+  let keysToRedact: () => readonly (string | undefined)[] = () => [];
+  initStudioLog(join(options.dataDir, 'logs'), (text) => redact(text, keysToRedact()));
+  let unlock: () => void;
+  try {
+    unlock = lockDataFolder(options.dataDir);
+  } catch (err) {
+    logCaught('data folder lock', err);
+    throw err;
+  }
   const events = new EventHub();
   const sandbox = await createSandbox({
     port: 0,
@@ -96,7 +106,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   });
   const settings = new SettingsService(options.store, options.dataDir, events);
   const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
-  initStudioLog(join(options.dataDir, 'logs'), (text) => redact(text, profiles.allKeys()));
+  keysToRedact = () => profiles.allKeys();
   logInfo(`Batch Image Studio ${options.version} (${options.host}) started on ${options.dataDir}`);
   const downloads = new ExportDownloads(join(options.dataDir, 'exports', 'downloads'));
   const connection = new ConnectionMonitor(profiles, events);

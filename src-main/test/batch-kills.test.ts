@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -132,8 +132,9 @@ describe('reliability across kills', () => {
 function runReplace(
   dataDir: string,
   gateway: string,
-  mode: 'setup' | 'replace' | 'check',
+  mode: 'setup' | 'replace' | 'session' | 'check',
   killAt = 0,
+  tag = '',
 ): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
     const child = spawn(
@@ -150,6 +151,8 @@ function runReplace(
         gateway,
         '--mode',
         mode,
+        '--tag',
+        tag,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KILL_AT_RENAME: String(killAt) } },
     );
@@ -213,4 +216,103 @@ describe('replacing a batch folder, killed at every rename', () => {
       await sandbox.close();
     }
   }, 600_000);
+});
+
+/** Temp files an atomic write leaves when killed before its rename. */
+const leftovers = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)) : [];
+
+describe('a working session, killed at every rename', () => {
+  it('loses no folder, mark or paid batch, and leaves nothing behind, wherever the kill lands', async () => {
+    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    // One batch in the library with a mark: the state every killed session starts from.
+    const template = mkdtempSync(join(tmpdir(), 'studio-session-template-'));
+    const settingsOf = (dataDir: string) =>
+      new Conf<Record<string, any>>({ cwd: dataDir, configName: 'settings', projectName: 'replace-runner' });
+    /** A copy of the template; its settings name the copy's own library. */
+    const fresh = () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'studio-session-'));
+      cpSync(template, dataDir, { recursive: true });
+      const file = join(dataDir, 'settings.json');
+      writeFileSync(file, readFileSync(file, 'utf8').split(template).join(dataDir));
+      return dataDir;
+    };
+    const tasksNamed = async (name: string) => {
+      const res = await fetch(`${sandbox.url}/v1/images/batches?limit=100`, {
+        headers: { authorization: 'Bearer sk-sandbox-alice' },
+      });
+      return ((await res.json()) as any).data.filter((b: any) => b.task_name === name) as { id: string }[];
+    };
+    // Each session's new batch leaves the server once checked: the next session's start-up would
+    // otherwise find it (same key) and rightly download it too.
+    const forget = async (name: string) => {
+      for (const { id } of await tasksNamed(name))
+        await fetch(`${sandbox.url}/_sandbox/batches/${id}/vanish`, { method: 'POST' });
+    };
+    try {
+      expect((await runReplace(template, sandbox.url, 'setup')).lines).toContain('set up');
+
+      /** What the user must find after a restart, given the steps the killed session finished. */
+      const check = async (dataDir: string, tag: string, shown: string[], when: string) => {
+        const libraryDir = settingsOf(dataDir).get('settings').libraryDir as string;
+        const { folders, partial } = auditLibrary(libraryDir);
+        expect(partial, when).toEqual([]);
+        for (const folder of folders.values()) expect(folder.images.length, when).toBe(3);
+        const names = readdirSync(libraryDir).filter((n) => !n.startsWith('.'));
+        const marks = names.flatMap((name) => {
+          const file = join(libraryDir, name, 'review.json');
+          if (!existsSync(file)) return [];
+          return Object.values(JSON.parse(readFileSync(file, 'utf8')).images) as {
+            mark: string;
+            stars: number;
+          }[];
+        });
+        // The first batch is never lost, nor its mark; the second mark once the user saw it made.
+        expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
+        if (shown.includes('marked')) expect(marks, when).toContainEqual({ mark: 'rejected', stars: 1 });
+        // The new batch was paid for at most once, and once the gateway has it, it is in the library.
+        const sent = await tasksNamed(`Session ${tag}`);
+        expect(sent.length, when).toBeLessThanOrEqual(1);
+        if (shown.includes('submitted')) expect(sent.length, when).toBe(1);
+        expect(folders.size, when).toBe(1 + sent.length);
+        for (const { id } of sent) expect(folders.has(id), when).toBe(true);
+        for (const dir of [
+          ...names.map((name) => join(libraryDir, name)),
+          libraryDir,
+          join(dataDir, 'batches'),
+          join(dataDir, 'submissions'),
+          join(dataDir, 'drafts'),
+        ])
+          expect(leftovers(dir), `${when}: ${dir}`).toEqual([]);
+        const staging = join(libraryDir, '.studio-staging');
+        expect(existsSync(staging) ? readdirSync(staging) : [], when).toEqual([]);
+      };
+
+      const whole = await runReplace(fresh(), sandbox.url, 'session', 0, 'whole');
+      const done = whole.lines.find((l) => l.startsWith('session done after'));
+      expect(done, whole.lines.join(' | ')).toBeDefined();
+      const renames = Number(/(\d+)/.exec(done!)![1]);
+      expect(renames).toBeGreaterThan(10);
+      await forget('Session whole');
+
+      for (let killAt = 1; killAt <= renames; killAt++) {
+        const dataDir = fresh();
+        const tag = String(killAt);
+        const run = await runReplace(dataDir, sandbox.url, 'session', killAt, tag);
+        expect(run.signal, `run ${killAt}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
+        const restart = await runReplace(dataDir, sandbox.url, 'check');
+        expect(restart.lines, `restart after rename ${killAt}`).toContain('checked');
+        await check(
+          dataDir,
+          tag,
+          run.lines,
+          `killed after rename ${killAt} (${run.lines.join(', ')}), then restarted`,
+        );
+        await forget(`Session ${tag}`);
+      }
+      console.log(`session: killed after each of its ${renames} renames, then restarted`);
+    } finally {
+      await sandbox.close();
+    }
+  }, 1_200_000);
 });

@@ -1,4 +1,12 @@
-import fs, { existsSync, mkdtempSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import fs, {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,5 +127,50 @@ describe('atomic writes reach the disk', () => {
     for (const s of steps)
       if (s.op === 'fsync' && s.path.startsWith(staging)) expect(s.seen, s.path).toBe(false);
     expect(steps.find((s) => s.op === 'fsync' && s.path === library)).toMatchObject({ seen: true });
+  });
+
+  it('replace a folder keeping the newest mark of each image, one set while the new folder was made too', async () => {
+    const library = folder();
+    const target = join(library, 'Mugs imgbatch_2');
+    const review = (images: Record<string, { mark: string | null; stars: number }>) =>
+      JSON.stringify({ format: 'batch-image-studio.review/1', images });
+    mkdirSync(join(target, 'images'), { recursive: true });
+    writeFileSync(join(target, 'images', 'row-1.png'), 'old bytes');
+    writeFileSync(join(target, 'images', 'row-2.png'), 'old bytes');
+    writeFileSync(
+      join(target, 'review.json'),
+      review({
+        'images/row-1.png': { mark: 'picked', stars: 2 },
+        'images/row-2.png': { mark: null, stars: 3 },
+      }),
+    );
+    const staging = await newStagingDir(library, 'imgbatch_2');
+    writeFileSync(join(staging, 'images', 'row-1.png'), 'new bytes');
+    writeFileSync(join(staging, 'images', 'row-2.png'), 'new bytes');
+    // The user changes a mark while the new folder is being flushed, before the renames.
+    let marked = false;
+    probe = () => {
+      if (!marked) {
+        marked = true;
+        writeFileSync(
+          join(target, 'review.json'),
+          review({
+            'images/row-1.png': { mark: 'rejected', stars: 0 },
+            'images/row-2.png': { mark: null, stars: 3 },
+          }),
+        );
+      }
+      return false;
+    };
+    await publishBatchFolder(library, staging, 'Mugs imgbatch_2', {
+      batch: { id: 'imgbatch_2' },
+    } as unknown as BatchFile);
+    probe = undefined;
+    expect(marked).toBe(true);
+    expect(readFileSync(join(target, 'images', 'row-1.png'), 'utf8')).toBe('new bytes');
+    expect(JSON.parse(readFileSync(join(target, 'review.json'), 'utf8')).images).toEqual({
+      'images/row-1.png': { mark: 'rejected', stars: 0 },
+      'images/row-2.png': { mark: null, stars: 3 },
+    });
   });
 });

@@ -7,10 +7,14 @@ import { BatchClient } from '../services/gateway/batch-client';
 import { extractBatchZip } from '../services/library/zip-ingest';
 import { redact } from '../services/secrets/secret-store';
 import { call, startServices, waitUntil } from './studio-fixture';
+import { echoedKeyForms as keyForms } from '../../sandbox/key-echo';
 
-/** Keys the sandbox rejects and repeats in its errors, as some deployed gateways do. */
-const WRONG_GATEWAY_KEY = 'sk-echoed-wrong-5d1e8f3a9b7c';
-const WRONG_KB_KEY = 'kb-echoed-wrong-2c6a4e9f0d1b';
+/**
+ * Keys the sandbox rejects and repeats in its errors, as some deployed gateways do. Their "/", "+"
+ * and "=" make the URL-encoded form differ from the key, so each form is checked on its own.
+ */
+const WRONG_GATEWAY_KEY = 'sk-echoed/wrong+5d1e=8f3a9b7c';
+const WRONG_KB_KEY = 'kb-echoed/wrong+2c6a=4e9f0d1b';
 /** The sandbox profile's working key. */
 const REAL_KEY = 'sk-sandbox-alice';
 const KEYS = [WRONG_GATEWAY_KEY, WRONG_KB_KEY, REAL_KEY];
@@ -34,8 +38,7 @@ function studioFiles(dataDir: string): { name: string; text: string }[] {
 
 function expectNoKey(where: string, text: string): void {
   for (const key of KEYS) {
-    expect(text, `${where} holds ${key}`).not.toContain(key);
-    expect(text, `${where} holds ${key} base64-encoded`).not.toContain(Buffer.from(key).toString('base64'));
+    for (const [how, form] of keyForms(key)) expect(text, `${where} holds ${key} ${how}`).not.toContain(form);
   }
 }
 
@@ -84,7 +87,10 @@ describe('a gateway that repeats the key in its errors', () => {
           body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }),
         },
       );
-      expect(await raw.text()).toContain(WRONG_GATEWAY_KEY);
+      const rawText = await raw.text();
+      for (const [how, form] of keyForms(WRONG_GATEWAY_KEY)) expect(rawText, how).toContain(form);
+      expect(raw.headers.get('x-debug-key')).toBe(WRONG_GATEWAY_KEY);
+      expect(raw.headers.get('x-request-id')).toContain(Buffer.from(WRONG_GATEWAY_KEY).toString('base64url'));
 
       const connection = await ask('connection.check');
       expect(JSON.stringify(connection)).toContain('INVALID_API_KEY');
@@ -126,6 +132,8 @@ describe('a gateway that repeats the key in its errors', () => {
 
     expect(events.some((e) => e.startsWith('realtime.updated') && e.includes('UNAUTHENTICATED'))).toBe(true);
     expect(events.some((e) => e.startsWith('kb.pushProgress'))).toBe(true);
+    // The gateway's words did reach the answers, with every form of the key masked.
+    expect(answers.join('\n')).toMatch(/API key •+ \(received as •+; credential •+/);
     expectNoKey('answers', answers.join('\n'));
     expectNoKey('events', events.join('\n'));
     expectNoKey('output', printed.join(''));

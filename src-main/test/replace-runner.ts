@@ -1,8 +1,12 @@
 // One session of the studio for the replacement kill test, as its own process:
 //   setup    submit a batch, wait until it is in the library, pick its first image, exit
 //   replace  "Download now" on that batch (replacing its folder), wait until done, exit
-//   check    start (start-up repairs what a kill left), wait until nothing downloads, exit
-// Under kill-at-rename.mjs, renames are counted from the moment `replace` presses the button.
+//   session  a short working session: "Download now" on that batch, a second mark, then a new batch
+//            (named after --tag) submitted and waited for until it is in the library, exit
+//   check    start (start-up repairs what a kill left), wait until nothing is sent or downloads, exit
+// Under kill-at-rename.mjs, renames are counted from the moment `replace` or `session` starts work.
+// Each step that finished prints a line (written synchronously, so it is out before the next
+// rename), so the test knows which outcomes the user was already shown when the kill came.
 import Conf from 'conf';
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,7 +15,12 @@ import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices } from '../services/studio-services';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, gateway: { type: 'string' }, mode: { type: 'string' } },
+  options: {
+    data: { type: 'string' },
+    gateway: { type: 'string' },
+    mode: { type: 'string' },
+    tag: { type: 'string' },
+  },
 });
 const dataDir = values.data!;
 const services = await createStudioServices({
@@ -42,15 +51,27 @@ async function until(done: () => boolean): Promise<void> {
 }
 const settled = () =>
   services.batches.list().every((b) => !['queued', 'downloading', 'verifying'].includes(b.download.state));
+/** Nothing being sent, every batch finished on the server, and each completed one in the library or given up on. */
+const quiet = () =>
+  settled() &&
+  services.batches.submissionsList().every((s) => s.state === 'failed') &&
+  services.batches
+    .list()
+    .every(
+      (b) =>
+        b.goneOnServer ||
+        (b.terminal &&
+          (b.status !== 'completed' || ['done', 'failed', 'unavailable'].includes(b.download.state))),
+    );
 
-if (values.mode === 'setup') {
-  const draft: Draft = {
-    id: 'replace-draft',
-    name: 'Replace me',
+function draftOf(id: string, name: string): Draft {
+  return {
+    id,
+    name,
     model: 'imgvendor-3.1-flash-image',
     items: Array.from({ length: 3 }, (_, n) => ({
       customId: `r-${n + 1}`,
-      prompt: `replace item ${n + 1}`,
+      prompt: `${name} item ${n + 1}`,
       outputCount: 1,
       referenceIds: [],
     })),
@@ -58,6 +79,12 @@ if (values.mode === 'setup') {
     references: [],
     responseMime: 'image/png',
   };
+}
+const countRenames = () => ((globalThis as { countRenames?: boolean }).countRenames = true);
+const renameCount = () => (globalThis as { renameCount?: number }).renameCount ?? 0;
+
+if (values.mode === 'setup') {
+  const draft = draftOf('replace-draft', 'Replace me');
   const result = await services.dispatch('batches.submit', { draft });
   if (!result.ok) throw new Error(result.error.message);
   await until(() => services.batches.list()[0]?.download.state === 'done');
@@ -70,7 +97,7 @@ if (values.mode === 'setup') {
 } else if (values.mode === 'replace') {
   await until(settled);
   const id = services.batches.list()[0]!.id;
-  (globalThis as { countRenames?: boolean }).countRenames = true;
+  countRenames();
   const pressed = await services.dispatch('batches.download', { id });
   if (!pressed.ok) throw new Error(pressed.error.message);
   await until(
@@ -78,9 +105,33 @@ if (values.mode === 'setup') {
       services.batches.list()[0]?.download.state === 'done' &&
       !services.batches.downloader.isRunning(profile.id, id),
   );
-  say(`replaced after ${(globalThis as { renameCount?: number }).renameCount ?? 0} renames`);
-} else {
+  say(`replaced after ${renameCount()} renames`);
+} else if (values.mode === 'session') {
   await until(settled);
+  const first = services.batches.list()[0]!;
+  countRenames();
+  const pressed = await services.dispatch('batches.download', { id: first.id });
+  if (!pressed.ok) throw new Error(pressed.error.message);
+  await until(
+    () =>
+      services.batches.list().find((b) => b.id === first.id)?.download.state === 'done' &&
+      !services.batches.downloader.isRunning(profile.id, first.id),
+  );
+  say('replaced');
+  const query = await services.dispatch('library.query', { batchId: first.id });
+  if (!query.ok) throw new Error(query.error.message);
+  const second = (query.value as { items: { id: string }[] }).items[1]!;
+  const marked = await services.dispatch('library.mark', { ids: [second.id], mark: 'rejected', stars: 1 });
+  if (!marked.ok) throw new Error(marked.error.message);
+  say('marked');
+  const draft = draftOf(`session-${values.tag}`, `Session ${values.tag}`);
+  const sent = await services.dispatch('batches.submit', { draft });
+  if (!sent.ok) throw new Error(sent.error.message);
+  say('submitted');
+  await until(() => services.batches.list().length === 2 && quiet());
+  say(`session done after ${renameCount()} renames`);
+} else {
+  await until(quiet);
   say('checked');
 }
 await services.close();

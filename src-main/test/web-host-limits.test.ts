@@ -90,6 +90,21 @@ describe('browser mode API body limits', () => {
     expect(answer.sent).toBeLessThan(2 * MAX_API_BODY_BYTES);
   });
 
+  it("answers a body that is not JSON in plain words, without the parser's text", async () => {
+    const body = Buffer.from('{"name": "a.png", dataBase64: ');
+    const answer = await post('references.add', { 'content-length': body.length }, async (write) => {
+      await write(body);
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toEqual({
+      code: 'STUDIO_INVALID_INPUT',
+      message: 'The request body is not valid JSON.',
+      retryable: false,
+      source: 'studio',
+    });
+    expect(answer.body.error.message).not.toMatch(/position|unexpected|token|line \d|column/i);
+  });
+
   it('still takes a large legitimate call: a 10 MB reference image', async () => {
     const png = await sharp({
       create: {

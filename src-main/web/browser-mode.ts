@@ -65,6 +65,10 @@ export async function startBrowserMode(
           : {}),
         ...(process.env.STUDIO_SANDBOX_ECHO_KEY === '1' ? { echoKeyInErrors: true } : {}),
         ...(process.env.STUDIO_SANDBOX_DEFLATE_ZIPS === '1' ? { deflateZips: true } : {}),
+        // The download benchmark's large batches: quick 1K renders, each carrying MBs of noise.
+        ...(process.env.STUDIO_SANDBOX_IMAGE_PADDING_BYTES
+          ? { imagePaddingBytes: Number(process.env.STUDIO_SANDBOX_IMAGE_PADDING_BYTES) }
+          : {}),
       },
     },
   });

@@ -175,18 +175,19 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (req.method !== 'POST')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Call methods with POST.');
     if (Number(req.headers['content-length']) > MAX_API_BODY_BYTES) return refuseTooLarge(req, res);
+    let text: string | typeof TOO_LARGE;
+    try {
+      text = await readBody(req);
+    } catch {
+      return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body could not be read in full.');
+    }
+    if (text === TOO_LARGE) return refuseTooLarge(req, res);
     let input: unknown;
     try {
-      const text = await readBody(req);
-      if (text === TOO_LARGE) return refuseTooLarge(req, res);
       input = text.trim() === '' ? {} : JSON.parse(text);
-    } catch (err) {
-      return refuse(
-        res,
-        400,
-        'STUDIO_INVALID_INPUT',
-        `The body is not valid JSON: ${(err as Error).message}`,
-      );
+    } catch {
+      // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
+      return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
     const result = await options.services.dispatch(method, input);
     if (result.ok) return json(res, 200, { result: result.value });

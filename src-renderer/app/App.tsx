@@ -2,9 +2,12 @@ import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveBatches } from '../batches/use-live-batches';
 import { useSpendingFreshness } from '../batches/use-spending';
+import { useKbPushEvents } from '../kb/use-live-kb-pushes';
+import { useRealtimeJobEvents } from '../realtime/use-live-realtime-jobs';
 import { applyLanguage } from '../i18n/i18n';
 import { ConfirmHost } from '../shell/ConfirmHost';
 import { ScreenErrorBoundary } from '../shell/ScreenErrorBoundary';
+import { ShellErrorBoundary } from '../shell/ShellErrorBoundary';
 import { ShortcutsHost } from '../shell/ShortcutsHost';
 import { Sidebar } from '../shell/Sidebar';
 import { TopBar } from '../shell/TopBar';
@@ -58,6 +61,9 @@ export function App() {
   const { t } = useTranslation();
   useLiveStudioState();
   useLiveBatches();
+  // Queues whose screens come and go: their events are heard all the time, so a visit is current.
+  useRealtimeJobEvents();
+  useKbPushEvents();
   // Once for the whole window: the top bar's meter and the Batches chart share the same queries.
   useSpendingFreshness();
   useEffect(preloadScreens, []);
@@ -85,9 +91,13 @@ export function App() {
       >
         {t('app.skipToContent')}
       </a>
-      <Sidebar />
+      <ShellErrorBoundary part="sidebar">
+        <Sidebar />
+      </ShellErrorBoundary>
       <div className="workspace">
-        <TopBar />
+        <ShellErrorBoundary part="topbar">
+          <TopBar />
+        </ShellErrorBoundary>
         <main id="main" tabIndex={-1}>
           {/* Inside the boundary, so a chunk that cannot load shows as that screen failing. */}
           <ScreenErrorBoundary screen={screen}>
@@ -97,8 +107,12 @@ export function App() {
           </ScreenErrorBoundary>
         </main>
       </div>
-      <ShortcutsHost />
-      <ConfirmHost />
+      <ShellErrorBoundary part="shortcuts">
+        <ShortcutsHost />
+      </ShellErrorBoundary>
+      <ShellErrorBoundary part="dialogs">
+        <ConfirmHost />
+      </ShellErrorBoundary>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { downloadOffer, inLibrary as isInLibrary } from '../../src-shared/batch-display-state';
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
 import { confirmAction } from '../shell/confirm-store';
@@ -7,9 +8,14 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { useMoney } from './money';
 import { useBatchActions } from './use-batch-actions';
 
+/** The time a download was asked for, read in event handlers only. */
+const clock = () => Date.now();
+
 /**
  * What can be done to a batch. Whatever costs money or replaces files asks first, and says what it
- * will do with the money: a cancel names the hold it gives back.
+ * will do with the money: a cancel names the hold it gives back. Download offers only what can
+ * happen (the shared derivation decides): a download, the images a library folder lacks, or a
+ * replacement of a whole folder after a confirm; nothing when the server no longer has the outputs.
  */
 export function BatchActions({ batch: b }: { batch: BatchView }) {
   const { t } = useTranslation();
@@ -18,18 +24,30 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
   const money = useMoney();
   const id = b.id;
   const [folder, setFolder] = useState<string>();
-  const [redownloaded, setRedownloaded] = useState<{ count: number; folder: string }>();
-  // A download again is reported once the library has the new folder, not when it was asked for.
-  const againSince = useRef<number>(undefined);
+  const [redownloaded, setRedownloaded] = useState<{
+    kind: 'again' | 'missing';
+    count: number;
+    folder: string;
+  }>();
+  // A download again (or a fetch of missing images) is reported once the library has the folder,
+  // not when it was asked for.
+  const asked = useRef<{ since: number; kind: 'again' | 'missing'; count: number }>(undefined);
   useEffect(() => {
-    const since = againSince.current;
+    const since = asked.current?.since;
     if (since === undefined || b.download.state !== 'done' || (b.download.completedAt ?? 0) < since) return;
-    againSince.current = undefined;
-    setRedownloaded({ count: b.download.images ?? 0, folder: b.download.folder ?? '' });
+    const { kind, count } = asked.current!;
+    asked.current = undefined;
+    setRedownloaded({
+      kind,
+      count: kind === 'missing' ? count : (b.download.images ?? 0),
+      folder: b.download.folder ?? '',
+    });
   }, [b.download]);
 
   const canRetry = b.hasDraft && b.failCount > 0 && b.terminal;
-  const inLibrary = b.download.state === 'done';
+  const inLibrary = isInLibrary(b);
+  const offer = downloadOffer(b);
+  const busy = pending.download.isPending || offer.kind === 'busy';
   return (
     <>
       <div className="actions">
@@ -51,20 +69,35 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
             {t('batches.cancel')}
           </button>
         )}
-        {b.status === 'completed' && !inLibrary && (
+        {!inLibrary && (offer.kind === 'download' || offer.kind === 'busy') && (
           <button
             type="button"
-            onClick={() => ask('download').mutate({ id })}
-            disabled={pending.download.isPending || b.download.state === 'downloading'}
+            onClick={() => ask('download').mutate({ id, mode: 'missing' })}
+            disabled={busy}
             data-testid="action-download"
           >
             {t('batches.download')}
           </button>
         )}
-        {b.status === 'completed' && inLibrary && (
+        {offer.kind === 'fetch-missing' && (
           <button
             type="button"
-            disabled={pending.download.isPending}
+            disabled={busy}
+            data-testid="action-fetch-missing"
+            onClick={() => {
+              // Nothing is replaced or paid again: no question, and it says what it did once done.
+              setRedownloaded(undefined);
+              asked.current = { since: clock(), kind: 'missing', count: offer.missing };
+              ask('download').mutate({ id, mode: 'missing' });
+            }}
+          >
+            {t('batches.fetchMissing', { count: offer.missing })}
+          </button>
+        )}
+        {inLibrary && (offer.kind === 'replace' || offer.kind === 'busy') && (
+          <button
+            type="button"
+            disabled={busy}
             data-testid="action-download-again"
             onClick={async () => {
               if (
@@ -77,8 +110,8 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
               )
                 return;
               setRedownloaded(undefined);
-              againSince.current = Date.now();
-              ask('download').mutate({ id });
+              asked.current = { since: Date.now(), kind: 'again', count: 0 };
+              ask('download').mutate({ id, mode: 'replace' });
             }}
           >
             {t('batches.downloadAgain')}
@@ -136,7 +169,9 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
       </div>
       {redownloaded && (
         <p className="notice" role="status" data-testid="downloaded-again">
-          {t('batches.downloadedAgain', redownloaded)}
+          {redownloaded.kind === 'missing'
+            ? t('batches.fetchedMissing', redownloaded)
+            : t('batches.downloadedAgain', redownloaded)}
         </p>
       )}
       {folder && <p className="muted mono">{t('batches.folderAt', { path: folder })}</p>}

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { inLibrary } from '../../src-shared/batch-display-state';
 import type { BatchItemView, BatchView } from '../../src-shared/batch-view';
 import { imageUrl } from '../app/image-url';
 import { useNavigation } from '../app/navigation-store';
@@ -16,7 +17,8 @@ import { useMoney } from './money';
 function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   const { t } = useTranslation();
   // Once in the library, previews come from disk and show at once; before, only on request.
-  const downloaded = batch.download.state === 'done' && !!item.file;
+  // In the library by the shared derivation: a failed re-download does not take the folder away.
+  const downloaded = inLibrary(batch) && !!item.file;
   const [requested, setWanted] = useState(false);
   const wanted = downloaded || requested;
   const preview = useStudioQuery(

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import {
   batchDisplayState,
+  failedDownloadMessage,
   type BatchDisplayState,
   type DisplayInput,
 } from '../../src-shared/batch-display-state';
@@ -67,8 +68,11 @@ export function downloadLabel(state: BatchDisplayState, t: TFunction): string {
         : t('batches.stateVerifying');
     case 'in-library':
       return t('batches.stateInLibrary');
-    case 'download-failed':
-      return t('batches.stateDownloadFailed');
+    case 'download-failed': {
+      // "Retrying" only when a retry is really set, with its time in the reader's language.
+      const message = failedDownloadMessage(state);
+      return 'values' in message ? t(message.key, message.values) : t(message.key);
+    }
     case 'expired':
       return t('batches.stateExpired');
     default:

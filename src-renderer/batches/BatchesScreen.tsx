@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   LOCAL_FILTER_KINDS,
@@ -15,6 +15,7 @@ import { BatchDetail } from './BatchDetail';
 import { useMoney } from './money';
 import { FamilyCards, groupByRun, RunGroup } from './RunGroup';
 import { SpendingChart } from './SpendingChart';
+import { SubmissionList, useVisibleSubmissionCount } from './SubmissionList';
 import './batches.css';
 
 interface Filters {
@@ -50,7 +51,6 @@ function families(list: BatchView[]): { root: BatchView; children: BatchView[] }
 
 export function BatchesScreen() {
   const { t } = useTranslation();
-  const id = useId();
   const { param, go } = useNavigation();
   const batches = useStudioQuery('batches.list');
   const costs = useStudioQuery('batches.costs');
@@ -59,6 +59,7 @@ export function BatchesScreen() {
   const [filters, setFilters] = useState<Filters>({ status: '', name: '', downloaded: '', from: '', to: '' });
   // Sync asks the gateway for batches this studio has not seen; the list is fetched again after it.
   const sync = useStudioMutation('batches.sync', { invalidates: ['batches.list'] });
+  const shownSubmissions = useVisibleSubmissionCount(submissions.data ?? [], batches.data ?? []);
 
   if (param) {
     return (
@@ -74,7 +75,6 @@ export function BatchesScreen() {
   const list = (batches.data ?? []).filter((b) => matches(b, filters));
   const set = (key: keyof Filters) => (e: { target: { value: string } }) =>
     setFilters((f) => ({ ...f, [key]: e.target.value }));
-  const pending = (submissions.data ?? []).filter((s) => s.state !== 'failed');
 
   return (
     <section className="screen batches" aria-labelledby="screen-title">
@@ -85,12 +85,15 @@ export function BatchesScreen() {
         </button>
       </div>
 
+      {/* Above the totals: what was just sent is the first thing to look for here. */}
+      <SubmissionList submissions={submissions.data ?? []} batches={batches.data ?? []} />
+
       {costs.data && (
         <div className="notice" data-testid="costs">
           <p>
             <strong>{t('batches.costsTitle')}:</strong>{' '}
             {t('batches.totalLine', {
-              batches: costs.data.totals.batches,
+              count: costs.data.totals.batches,
               estimated: money(costs.data.totals.estimated),
               held: money(costs.data.totals.held),
               actual: money(costs.data.totals.actual),
@@ -145,26 +148,8 @@ export function BatchesScreen() {
       {sync.error && <ErrorNotice error={sync.error.toView()} />}
       {batches.error && <ErrorNotice error={batches.error.toView()} />}
 
-      {pending.length > 0 && (
-        <div className="card" aria-labelledby={`${id}-subs`}>
-          <h2 id={`${id}-subs`}>{t('batches.submissionsTitle')}</h2>
-          <ul>
-            {pending.map((s) => (
-              <li key={s.id} data-testid="submission" data-state={s.state}>
-                {s.taskName} —{' '}
-                {s.resumed
-                  ? t('batches.submissionResumed')
-                  : s.state === 'unknown'
-                    ? t('batches.submissionResending')
-                    : t('batches.submissionSending')}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-
       {batches.isPending && <p className="muted">{t('batches.loading')}</p>}
-      {batches.data && batches.data.length === 0 && pending.length === 0 && (
+      {batches.data && batches.data.length === 0 && shownSubmissions === 0 && (
         <p className="empty-state">{t('batches.empty')}</p>
       )}
       {batches.data && batches.data.length > 0 && list.length === 0 && (

@@ -18,7 +18,8 @@ export function useBatchActions() {
     retry: useStudioMutation('batches.retryFailed'),
     folder: useStudioMutation('batches.openFolder'),
     outputs: useStudioMutation('batches.deleteOutputs', CHANGES_ITEMS),
-    record: useStudioMutation('batches.deleteRecord'),
+    // A removed batch leaves the list, in this window at once rather than on the event's echo.
+    record: useStudioMutation('batches.deleteRecord', { invalidates: ['batches.list'] }),
   };
   const [last, setLast] = useState<keyof typeof actions>();
   /** The action about to be asked for: its error is the one shown from now on. */

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
@@ -29,22 +29,43 @@ export function useLiveBatches(): void {
       client.setQueryData<BatchView[]>(queryKey('batches.list'), (list) => {
         if (!list) return list;
         const at = list.findIndex((b) => b.id === batch.id);
-        if (batch.id && at < 0) return [batch, ...list];
+        // A batch new to the list is one just made or found; one gone from the server is not, and
+        // may be one removed from the list (see below), so it is not put back.
+        if (batch.id && at < 0) return batch.goneOnServer ? list : [batch, ...list];
         return list.map((b) => (b.id === batch.id ? batch : b));
       });
       client.setQueryData(queryKey('batches.get', { id: batch.id }), batch);
     };
+    const items = coalescedItemRefresh(client);
     const offs = [
       studio.on('batch.updated', (batch) => {
         if (!ours(batch)) return;
-        const before = client.getQueryData<BatchView>(queryKey('batches.get', { id: batch.id }));
+        const before =
+          client.getQueryData<BatchView>(queryKey('batches.get', { id: batch.id })) ??
+          client.getQueryData<BatchView[]>(queryKey('batches.list'))?.find((b) => b.id === batch.id);
         upsert(batch);
-        // Items change when images arrive, and when the server loses the batch (then the saved draft's).
-        const itemsChanged =
+        // Items change when images arrive, and when the server loses the batch (then the saved draft's):
+        // asked again at once.
+        if (
           (batch.download.state === 'done' && before?.download.state !== 'done') ||
-          (batch.goneOnServer && before?.goneOnServer === false);
-        if (itemsChanged) {
-          void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
+          (batch.goneOnServer && before?.goneOnServer === false)
+        )
+          items.now(batch.id);
+        // While it runs, each item that finishes moves the counts: an open detail asks again, at
+        // most about once a second, so its rows follow without a call per update.
+        else if (
+          before &&
+          (before.successCount !== batch.successCount || before.failCount !== batch.failCount)
+        )
+          // The last counts of a finished batch are asked at once, and nothing is left to come later.
+          if (batch.terminal) items.now(batch.id);
+          else items.soon(batch.id);
+        // The event of a removal (batches.deleteRecord, from any window) carries no mark of its own:
+        // it reads as the batch gone from the server. A batch gone from the server is no longer
+        // polled, so such updates are rare, and each makes the list be asked again: main leaves a
+        // removed batch out, and keeps one the server merely lost.
+        if (batch.goneOnServer) {
+          void client.invalidateQueries({ queryKey: queryKey('batches.list') });
         }
       }),
       // The totals come computed by main, and only when a change moved them: a batch update costs
@@ -56,7 +77,7 @@ export function useLiveBatches(): void {
       }),
       studio.on('batch.finished', (batch) => {
         if (!ours(batch)) return;
-        void client.invalidateQueries({ queryKey: queryKey('batches.items', { id: batch.id }) });
+        items.now(batch.id);
         if (
           host !== 'browser' ||
           !notify ||
@@ -90,6 +111,45 @@ export function useLiveBatches(): void {
         void client.invalidateQueries({ queryKey: ['batches.lastSent'] });
       }),
     ];
-    return () => offs.forEach((off) => off());
+    return () => {
+      offs.forEach((off) => off());
+      items.stop();
+    };
   }, [studio, client, host, notify, t, go]);
+}
+
+/** How often, at most, a running batch's items are asked again while an open detail shows them. */
+const ITEMS_REFRESH_MS = 1000;
+
+/**
+ * Per batch: `now` asks for its items at once; `soon` asks at once when nothing was asked in the
+ * last second, else once at the end of that second, however many updates came meanwhile. Only a
+ * detail on screen fetches: for a batch nobody shows, the cached answer is just marked stale.
+ */
+function coalescedItemRefresh(client: QueryClient) {
+  const last = new Map<string, number>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const ask = (id: string) => {
+    last.set(id, Date.now());
+    void client.invalidateQueries({ queryKey: queryKey('batches.items', { id }) });
+  };
+  const now = (id: string) => {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+    ask(id);
+  };
+  const soon = (id: string) => {
+    if (timers.has(id)) return;
+    const wait = (last.get(id) ?? 0) + ITEMS_REFRESH_MS - Date.now();
+    if (wait <= 0) return ask(id);
+    timers.set(
+      id,
+      setTimeout(() => {
+        timers.delete(id);
+        ask(id);
+      }, wait),
+    );
+  };
+  const stop = () => timers.forEach((timer) => clearTimeout(timer));
+  return { now, soon, stop };
 }

@@ -19,8 +19,9 @@ export function useSpendingFreshness(): void {
       for (const method of methods) void client.invalidateQueries({ queryKey: [method] });
     };
     const offs = [
-      studio.on('costs.changed', () => again('batches.spending', 'batches.budget')),
-      studio.on('profiles.changed', () => again('batches.budget')),
+      // Compose's budget check reads the same month and the latest per-image figures.
+      studio.on('costs.changed', () => again('batches.spending', 'batches.budget', 'batches.budgetCheck')),
+      studio.on('profiles.changed', () => again('batches.budget', 'batches.budgetCheck')),
     ];
     return () => offs.forEach((off) => off());
   }, [studio, client]);

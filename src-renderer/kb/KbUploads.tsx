@@ -26,7 +26,7 @@ export function KbUploads({ pushes }: { pushes: KbPush[] }) {
               {t(`kb.state_${push.state}`)}
             </span>{' '}
             {push.kbId} · {push.mode} ·{' '}
-            {t('kb.uploadLine', { sent: push.chunksSent, chunks: push.chunks, inserted: push.inserted })}
+            {t('kb.uploadLine', { sent: push.chunksSent, count: push.chunks, inserted: push.inserted })}
             <span
               className="progress"
               role="progressbar"

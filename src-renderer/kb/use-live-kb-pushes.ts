@@ -4,11 +4,19 @@ import type { KbPush } from '../../src-shared/kb-view';
 import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 
-/** The knowledge-base uploads, their progress written in by main's events rather than asked for again. */
+/** The knowledge-base uploads, their progress written in by main's events (see useKbPushEvents). */
 export function useLiveKbPushes() {
+  return useStudioQuery('kb.pushes');
+}
+
+/**
+ * Main's upload progress written into the cached list of uploads. Heard for the whole window, not
+ * only while the upload section is open: an upload that finished meanwhile must not read as still
+ * running when the section is opened again.
+ */
+export function useKbPushEvents(): void {
   const studio = useStudio();
   const client = useQueryClient();
-  const pushes = useStudioQuery('kb.pushes');
   useEffect(
     () =>
       // Progress goes into the list of the profile that sent the upload, whichever is active now, and
@@ -24,5 +32,4 @@ export function useLiveKbPushes() {
       ),
     [studio, client],
   );
-  return pushes;
 }

@@ -1,8 +1,10 @@
-import { memo } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { create } from 'zustand';
 import type { LibraryImage } from '../../src-shared/library-view';
 import { GalleryThumb } from './GalleryThumb';
 import { useSelection } from './library-selection';
+import { StarRating } from './StarRating';
 
 interface CellProps {
   item: LibraryImage;
@@ -16,7 +18,8 @@ interface CellProps {
 /**
  * One image of the gallery. Memoized, and reading its own selected and focused state from the
  * selection store: a mark (a new `item` for this image only), a click or an arrow redraws only the
- * cells concerned, never the grid's other cells.
+ * cells concerned, never the grid's other cells. Entering it only tells `useCellHover`, which the
+ * star buttons alone read.
  */
 export const LibraryCell = memo(function LibraryCell({
   item,
@@ -36,6 +39,7 @@ export const LibraryCell = memo(function LibraryCell({
       className={`lib-cell${selected ? ' selected' : ''}${focused ? ' focused' : ''}${item.mark ? ` mark-${item.mark}` : ''}`}
       onClick={(e) => onClick(index, e)}
       onDoubleClick={() => onOpen(index)}
+      onMouseEnter={() => useCellHover.setState({ index })}
       draggable
       onDragStart={(e) => onDragStart(index, item.id, e)}
       data-testid="library-cell"
@@ -49,11 +53,79 @@ export const LibraryCell = memo(function LibraryCell({
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}
         {item.mark === 'rejected' && <span className="badge danger-badge">{t('library.rejected')}</span>}
         {item.mark === 'alternative' && <span className="badge">{t('run.alternative')}</span>}
-        {item.stars > 0 && <span className="badge">{'★'.repeat(item.stars)}</span>}
+        {item.stars > 0 && (
+          <span className="badge lib-stars-badge" data-testid="library-stars-badge">
+            {'★'.repeat(item.stars)}
+          </span>
+        )}
       </span>
     </div>
   );
 });
+
+/** The gallery place under the pointer (null once it leaves the gallery). */
+export const useCellHover = create<{ index: number | null }>(() => ({ index: null }));
+
+/**
+ * Star buttons for one cell: the hovered one, else the focused one. One set for the whole gallery,
+ * laid over that cell from outside the listbox: an option's content is presentational to
+ * assistive technology, and a listbox may own only options, so buttons inside either would be
+ * lost to it. Shown while the gallery is hovered or has the focus (CSS); after the gallery in the
+ * tab order. Choosing the current rating again clears it, as in the lightbox.
+ */
+export function CellStars({
+  itemAt,
+  scroller,
+  onStars,
+}: {
+  itemAt(index: number): LibraryImage | undefined;
+  scroller: RefObject<HTMLDivElement | null>;
+  onStars(id: string, stars: number): void;
+}) {
+  const hovered = useCellHover((s) => s.index);
+  const focus = useSelection((s) => s.focus);
+  const item = itemAt(hovered ?? focus);
+  const [place, setPlace] = useState<{ top: number; right: number } | null>(null);
+  const id = item?.id;
+
+  // Over its cell's top right corner, wherever the gallery has scrolled it; gone when it is out of view.
+  const follow = useRef(() => {});
+  useLayoutEffect(() => {
+    follow.current = () => {
+      const gallery = scroller.current;
+      const frame = gallery?.parentElement;
+      const cell = id ? document.getElementById(`lib-${id}`) : null;
+      let next: { top: number; right: number } | null = null;
+      if (gallery && frame && cell) {
+        const g = gallery.getBoundingClientRect();
+        const f = frame.getBoundingClientRect();
+        const c = cell.getBoundingClientRect();
+        if (c.top >= g.top && c.top < g.bottom - 24) next = { top: c.top - f.top, right: f.right - c.right };
+      }
+      setPlace((was) => (was?.top === next?.top && was?.right === next?.right ? was : next));
+    };
+    follow.current();
+  });
+  useEffect(() => {
+    const gallery = scroller.current;
+    const onScroll = () => follow.current();
+    gallery?.addEventListener('scroll', onScroll, { passive: true });
+    return () => gallery?.removeEventListener('scroll', onScroll);
+  }, [scroller]);
+
+  if (!item || !place) return null;
+  return (
+    <StarRating
+      value={item.stars}
+      onChange={(stars) => onStars(item.id, stars)}
+      inGallery={{ prompt: item.prompt }}
+      className="lib-cell-stars"
+      style={{ top: place.top, right: place.right }}
+      testId="library-cell-stars"
+      dataId={item.id}
+    />
+  );
+}
 
 /** A place whose window has not arrived yet: the same size, so the grid does not jump when it does. */
 export const PendingCell = memo(function PendingCell({ index }: { index: number }) {

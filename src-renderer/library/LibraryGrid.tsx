@@ -6,7 +6,7 @@ import type { LibraryFilter } from '../../src-shared/library-view';
 import type { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { useGalleryScrolling } from './GalleryThumb';
-import { LibraryCell, PendingCell } from './LibraryCell';
+import { CellStars, LibraryCell, PendingCell, useCellHover } from './LibraryCell';
 import { useLibraryWindows } from './library-hooks';
 import { useSelection } from './library-selection';
 import { itemIn, pageOf, pagesCovering, type MarkPatch } from './library-windows';
@@ -81,7 +81,7 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
   }, [focus, virtualizer]);
   const focused = itemIn(windows.get(pageOf(focus)), focus);
 
-  const { onKeyDown, onCellClick, onCellOpen, onCellDragStart } = useGalleryInput({
+  const { onKeyDown, onCellClick, onCellOpen, onCellDragStart, onCellStars } = useGalleryInput({
     source: { studio, client, filter, total },
     columns,
     onMark,
@@ -91,50 +91,57 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
   });
 
   return (
-    <div
-      ref={scroller}
-      className="lib-gallery"
-      role="listbox"
-      aria-multiselectable="true"
-      aria-label={t('library.galleryLabel')}
-      aria-activedescendant={focused ? `lib-${focused.id}` : undefined}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      data-testid="library-gallery"
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {rows.map((row) => (
-          <div
-            key={row.key}
-            className="lib-row"
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              right: 0,
-              height: row.size,
-              transform: `translateY(${row.start}px)`,
-            }}
-          >
-            {Array.from({ length: Math.min(columns, total - row.index * columns) }, (_, c) => {
-              const index = row.index * columns + c;
-              const item = itemIn(windows.get(pageOf(index)), index);
-              return item ? (
-                <LibraryCell
-                  key={item.id}
-                  item={item}
-                  index={index}
-                  onClick={onCellClick}
-                  onOpen={onCellOpen}
-                  onDragStart={onCellDragStart}
-                />
-              ) : (
-                <PendingCell key={`pending-${index}`} index={index} />
-              );
-            })}
-          </div>
-        ))}
+    <div className="lib-gallery-frame" onMouseLeave={() => useCellHover.setState({ index: null })}>
+      <div
+        ref={scroller}
+        className="lib-gallery"
+        role="listbox"
+        aria-multiselectable="true"
+        aria-label={t('library.galleryLabel')}
+        aria-activedescendant={focused ? `lib-${focused.id}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        data-testid="library-gallery"
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {rows.map((row) => (
+            <div
+              key={row.key}
+              className="lib-row"
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: row.size,
+                transform: `translateY(${row.start}px)`,
+              }}
+            >
+              {Array.from({ length: Math.min(columns, total - row.index * columns) }, (_, c) => {
+                const index = row.index * columns + c;
+                const item = itemIn(windows.get(pageOf(index)), index);
+                return item ? (
+                  <LibraryCell
+                    key={item.id}
+                    item={item}
+                    index={index}
+                    onClick={onCellClick}
+                    onOpen={onCellOpen}
+                    onDragStart={onCellDragStart}
+                  />
+                ) : (
+                  <PendingCell key={`pending-${index}`} index={index} />
+                );
+              })}
+            </div>
+          ))}
+        </div>
       </div>
+      <CellStars
+        itemAt={(index) => itemIn(windows.get(pageOf(index)), index)}
+        scroller={scroller}
+        onStars={onCellStars}
+      />
     </div>
   );
 }

@@ -126,7 +126,7 @@ export function LibraryScreen() {
       {indexing && (
         <p className="notice lib-indexing" role="status" data-testid="library-indexing">
           <progress value={indexing.done} max={Math.max(1, indexing.total)} />
-          {t('library.indexing', { done: indexing.done, total: indexing.total })}
+          {t('library.indexing', { done: indexing.done, count: indexing.total })}
         </p>
       )}
       {message && (

@@ -100,9 +100,10 @@ export function useLibraryLiveUpdates(): void {
   const studio = useStudio();
   const client = useQueryClient();
   useEffect(() => {
-    // Changes while the Library was not on screen were not heard: a visit asks the lists again.
-    void client.invalidateQueries({ queryKey: ['library.query'] });
-    void client.invalidateQueries({ queryKey: ['library.overview'] });
+    // Changes while the Library was not on screen were not heard: a visit asks the lists again, and
+    // an image's detail and lineage (what it was made from, what was made from it) when next shown.
+    for (const method of ['library.query', 'library.overview', 'library.detail', 'library.lineage'])
+      void client.invalidateQueries({ queryKey: [method] });
     return studio.on('library.changed', (change) => {
       if (change.reason === 'marks') {
         const marks = (change.marks ?? []).filter((m) => !marksInFlight.has(m.id));
@@ -115,6 +116,8 @@ export function useLibraryLiveUpdates(): void {
         void client.invalidateQueries({ queryKey: ['library.query'] });
         void client.invalidateQueries({ queryKey: ['library.overview'] });
         void client.invalidateQueries({ queryKey: ['library.detail'] });
+        // A batch that arrived may be made from an image shown: its "Used in" grows.
+        void client.invalidateQueries({ queryKey: ['library.lineage'] });
       }
     });
   }, [studio, client]);

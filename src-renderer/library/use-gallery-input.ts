@@ -80,8 +80,8 @@ export function useGalleryInput(input: GalleryInput) {
   };
 
   // Cells are memoized: they get handlers that never change and call the newest ones.
-  const latest = useRef({ clickCell, onOpen, source });
-  latest.current = { clickCell, onOpen, source };
+  const latest = useRef({ clickCell, onOpen, onMark, source });
+  latest.current = { clickCell, onOpen, onMark, source };
   const onCellClick = useCallback(
     (index: number, e: React.MouseEvent) => latest.current.clickCell(index, e),
     [],
@@ -103,5 +103,8 @@ export function useGalleryInput(input: GalleryInput) {
     e.dataTransfer.effectAllowed = 'copy';
   }, []);
 
-  return { onKeyDown, onCellClick, onCellOpen, onCellDragStart };
+  /** A cell's own star buttons: that image alone, by the path the 0–5 keys take; the selection stays. */
+  const onCellStars = useCallback((id: string, stars: number) => latest.current.onMark([id], { stars }), []);
+
+  return { onKeyDown, onCellClick, onCellOpen, onCellDragStart, onCellStars };
 }

@@ -4,11 +4,19 @@ import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { useStudio } from '../app/studio-context';
 import { queryKey, useStudioQuery } from '../app/studio-queries';
 
-/** The realtime queue, kept current by main's job events rather than by asking again. */
+/** The realtime queue, kept current by main's job events (see useRealtimeJobEvents). */
 export function useLiveRealtimeJobs() {
+  return useStudioQuery('realtime.jobs');
+}
+
+/**
+ * Main's job events written into the cached queue. Heard for the whole window, not only while the
+ * Realtime screen is open: the cache outlives the screen, and a visit must not show a queue that
+ * stopped at the moment the screen was left.
+ */
+export function useRealtimeJobEvents(): void {
   const studio = useStudio();
   const client = useQueryClient();
-  const jobs = useStudioQuery('realtime.jobs');
   useEffect(
     () =>
       // A job goes into the list of the profile that queued it, whichever is active now, and only into
@@ -23,5 +31,4 @@ export function useLiveRealtimeJobs() {
       ),
     [studio, client],
   );
-  return jobs;
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import { useNavigation, type Screen } from '../app/navigation-store';
+import { useRenderErrorReport } from './render-error-report';
 
 /**
  * Set this sessionStorage key to a screen's name and that screen throws while drawing: the only way
@@ -16,7 +17,7 @@ function CrashTest({ screen }: { screen: Screen }) {
   return null;
 }
 
-function detailsOf(error: unknown): string {
+export function detailsOf(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
@@ -65,12 +66,9 @@ function ScreenCrash({ error, resetErrorBoundary }: FallbackProps) {
  * window: the sidebar and the other screens keep working. Moving to another screen starts afresh.
  */
 export function ScreenErrorBoundary({ screen, children }: { screen: Screen; children: ReactNode }) {
+  const report = useRenderErrorReport(`${screen} screen`);
   return (
-    <ErrorBoundary
-      FallbackComponent={ScreenCrash}
-      resetKeys={[screen]}
-      onError={(error) => console.error('A screen failed to draw:', error)}
-    >
+    <ErrorBoundary FallbackComponent={ScreenCrash} resetKeys={[screen]} onError={report}>
       <CrashTest screen={screen} />
       {children}
     </ErrorBoundary>

@@ -40,6 +40,11 @@ export const en = {
     zipFiles: 'ZIP archives',
     savePdf: 'Export contact sheet',
     pdfFiles: 'PDF documents',
+    startFailed: 'Batch Image Studio could not start',
+    startFailedBody:
+      'Something went wrong while the studio was starting. Nothing you saved is lost.\n\nThe log file in {{folder}} has the details.',
+    alreadyRunning:
+      'Another Batch Image Studio is already using this data folder ({{folder}}). Close it first, then start the studio again.',
   },
   /** What a PDF contact sheet prints, in the studio's language (made by the main process). */
   contactSheet: {
@@ -59,6 +64,7 @@ export const en = {
     copy: 'Copy details',
     tryAgain: 'Try again',
     goToCompose: 'Go to Compose',
+    partTitle: 'This part of the window ran into a problem; the rest works as usual.',
   },
   nav: {
     label: 'Main navigation',
@@ -310,7 +316,8 @@ export const en = {
     elsewhere: 'Created elsewhere: the studio has no prompts for it.',
     costsTitle: 'Costs of this profile',
     costsToday: 'Today',
-    totalLine: '{{batches}} batches · estimate {{estimated}} · held {{held}} · actual {{actual}}',
+    totalLine_one: '{{count}} batch · estimate {{estimated}} · held {{held}} · actual {{actual}}',
+    totalLine_other: '{{count}} batches · estimate {{estimated}} · held {{held}} · actual {{actual}}',
     items: 'Items',
     itemsFilter: 'Show',
     colItem: 'Item',
@@ -339,9 +346,9 @@ export const en = {
     download_downloading: 'Downloading…',
     download_verifying: 'Verifying…',
     download_done: 'In the library',
-    download_failed: 'Download failed; retrying later',
+    download_failed: 'Download failed',
     download_unavailable: 'Outputs no longer on the server',
-    submissionsTitle: 'Submissions in progress',
+    submissionsTitle: 'Submissions',
     submissionUnknown: 'Outcome not known yet; the studio will check again with the same key.',
     // One display state per batch (src-shared/batch-display-state.ts)
     stateGone: 'Gone from the server',
@@ -352,12 +359,14 @@ export const en = {
     stateVerifying: 'Verifying…',
     stateVerifyingItem: 'Verifying image {{item}} of {{of}}',
     stateInLibrary: 'In the library',
-    stateDownloadFailed: 'Download failed; retrying later',
+    stateDownloadFailed: 'Download failed. Press Download now to try again.',
+    stateDownloadFailedRetryAt: 'Download failed; retrying at {{time, datetime}}',
     stateNotDownloaded: 'Not downloaded',
     submissionSending: 'Sending…',
-    submissionResending: 'No answer yet; sending again with the same key (no second batch).',
-    submissionResumed:
-      'Resumed after a restart, with the same key: the gateway is asked whether it was created.',
+    submissionResending: 'No answer yet, resending with the same key (no second batch).',
+    submissionResumed: 'Resumed after the studio closed; resending with the same key (no second batch).',
+    submissionRefused: 'Refused by the gateway: no batch was made and nothing was charged.',
+    submissionDismiss: 'Dismiss',
     loading: 'Loading batches…',
     confirmCancelQueued:
       'Cancel “{{name}}”? It has not started: the hold of {{hold}} goes back to your balance and nothing is charged.',
@@ -368,6 +377,12 @@ export const en = {
     costsHelp:
       'Estimate: batches not cancelled or failed. Held: holds of batches still running. Actual: what settled batches were charged.',
     downloadAgain: 'Download again',
+    fetchMissing_one: 'Fetch {{count}} missing image',
+    fetchMissing_other: 'Fetch {{count}} missing images',
+    fetchedMissing_one:
+      'Fetched {{count}} missing image: the folder {{folder}} is whole again, with its picks and stars.',
+    fetchedMissing_other:
+      'Fetched {{count}} missing images: the folder {{folder}} is whole again, with its picks and stars.',
     holdReleased: '(released)',
     confirmDownloadAgain_one:
       '“{{name}}” is already in the library ({{count}} image). Download it again and replace its folder? Picks and stars are kept.',
@@ -383,6 +398,10 @@ export const en = {
     search: 'Search prompts, batch names and ids',
     searchPlaceholder: 'Prompts, batch names or ids (English or 中文)',
     starsLabel: 'Stars',
+    /** A gallery cell's star buttons; choosing the current rating again clears it. */
+    cellStars: 'Stars of “{{prompt}}”',
+    rate_one: 'Rate {{count}} star',
+    rate_other: 'Rate {{count}} stars',
     batch: 'Batch',
     model: 'Model',
     review: 'Review',
@@ -414,8 +433,8 @@ export const en = {
       FILE_NOT_JSON: '{{file}} is damaged (not valid JSON). Skipped.',
       FILE_NOT_BATCH: '{{file}} does not describe a batch. Skipped.',
       FILE_UNREADABLE: '{{file}} cannot be read (no permission, or still being copied?). Skipped.',
-      IMAGES_MISSING_one: '{{count}} of {{total}} images is missing (half copied?).',
-      IMAGES_MISSING_other: '{{count}} of {{total}} images are missing (half copied?).',
+      IMAGES_MISSING_one: 'Images missing: {{count}} of {{total}} (half copied?).',
+      IMAGES_MISSING_other: 'Images missing: {{count}} of {{total}} (half copied?).',
       REVIEW_DAMAGED:
         '{{file}} is damaged (not valid JSON): the images are shown without their picks and stars.',
     },
@@ -448,8 +467,11 @@ export const en = {
     sideBySide: 'Side by side',
     sliderLabel: 'Position of the divider',
     compareHint: 'Select two to four images to compare them.',
-    indexing: 'Indexing the library… {{done, number}} of {{total, number}} folders',
-    tooMany:
+    indexing_one: 'Indexing the library… {{done, number}} of {{count, number}} folder',
+    indexing_other: 'Indexing the library… {{done, number}} of {{count, number}} folders',
+    tooMany_one:
+      '{{count, number}} image is selected; this works on at most {{max, number}} at a time. Narrow the filters or the selection.',
+    tooMany_other:
       '{{count, number}} images are selected; this works on at most {{max, number}} at a time. Narrow the filters or the selection.',
   },
   /** Collections of library images (boards), in the Library's side list. */
@@ -495,8 +517,13 @@ export const en = {
     perPage: 'Images per page',
     export: 'Export PDF',
     cancel: 'Cancel',
-    exported_one: 'Contact sheet of {{count, number}} image ({{pages}} pages): {{path}}',
-    exported_other: 'Contact sheet of {{count, number}} images ({{pages}} pages): {{path}}',
+    exported_one:
+      'Contact sheet of {{count, number}} image ($t(sheet.pages, {"count": {{pages}} })): {{path}}',
+    exported_other:
+      'Contact sheet of {{count, number}} images ($t(sheet.pages, {"count": {{pages}} })): {{path}}',
+    /** Nested in `exported` (i18next nesting), so the page count has its own plural forms. */
+    pages_one: '{{count, number}} page',
+    pages_other: '{{count, number}} pages',
   },
   /** Reusing a library image: as a reference, regenerated, varied; and its lineage. */
   reuse: {
@@ -610,7 +637,8 @@ export const en = {
     upload_one: 'Upload {{count}} row',
     upload_other: 'Upload {{count}} rows',
     uploads: 'Uploads',
-    uploadLine: '{{sent}} / {{chunks}} chunks · {{inserted}} inserted',
+    uploadLine_one: '{{sent}} / {{count}} chunk · {{inserted}} inserted',
+    uploadLine_other: '{{sent}} / {{count}} chunks · {{inserted}} inserted',
     retryFailed: 'Retry failed chunks',
     resume: 'Resume',
     state_running: 'Uploading',
@@ -643,29 +671,35 @@ export const en = {
   run: {
     alsoOn: 'Also on',
     alsoOnHelp: 'Send the same draft to more models: one batch per model, as one run.',
-    modelLine: '{{model}}: {{images}} images · {{estimate}}',
-    totalLine: 'Run total: {{batches}} batches · {{images}} images · {{estimate}}',
+    // Lines with two numbers nest a counted key per number (i18next nesting), so each picks its own form.
+    modelLine: '{{model}}: $t(run.images, {"count": {{images}} }) · {{estimate}}',
+    totalLine:
+      'Run total: $t(run.batches, {"count": {{batches}} }) · $t(run.images, {"count": {{images}} }) · {{estimate}}',
+    images_one: '{{count, number}} image',
+    images_other: '{{count, number}} images',
+    batches_one: '{{count, number}} batch',
+    batches_other: '{{count, number}} batches',
     noEstimate: 'estimate after the first batch',
     estimateAbout: 'about {{amount}}',
     submit_one: 'Submit {{count}} batch',
     submit_other: 'Submit {{count}} batches',
     confirm_one:
-      'This makes {{count}} batches, one per model ({{models}}), each with {{images}} images, paid for separately. Send them?',
+      'This makes {{count}} batch for {{models}}, with $t(run.images, {"count": {{images}} }). Send it?',
     confirm_other:
-      'This makes {{count}} batches, one per model ({{models}}), each with {{images}} images, paid for separately. Send them?',
+      'This makes {{count}} batches, one per model ({{models}}), each with $t(run.images, {"count": {{images}} }), paid for separately. Send them?',
     confirmResend:
       'This draft was sent to {{model}} as “{{name}}” {{ago}}. Send it again to every chosen model, and pay for it again?',
-    submitted_one: '{{count}} batches created, one per model: estimate {{estimate}}, hold {{hold}}.',
+    submitted_one: '{{count}} batch created: estimate {{estimate}}, hold {{hold}}.',
     submitted_other: '{{count}} batches created, one per model: estimate {{estimate}}, hold {{hold}}.',
     viewRun: 'View in Batches',
     groupTitle: 'Run: {{name}}',
-    groupModels_one: '{{count}} models: {{models}}',
+    groupModels_one: '{{count}} model: {{models}}',
     groupModels_other: '{{count}} models: {{models}}',
     groupTotal: 'Total: estimate {{estimated}} · hold {{held}} · actual {{actual}}',
     groupModel: '{{model}}: {{done}} of {{total}} · estimate {{estimate}}',
     compareAcross: 'Compare across models',
     compareAcrossHint: 'The same row from every model of this run, side by side',
-    compareTitle_one: 'Row {{row}} across {{count}} models',
+    compareTitle_one: 'Row {{row}} on {{count}} model',
     compareTitle_other: 'Row {{row}} across {{count}} models',
     keysHelp: '← → move · P picks (the others become alternatives) · X rejects · U clears · 0–5 stars',
     alternative: 'Alternative',
@@ -762,50 +796,62 @@ export const en = {
     STUDIO_NOTHING_TO_RETRY: 'No failed item of this batch matches a row of its draft.',
     STUDIO_REFERENCE_MISSING: 'A reference image of the draft is no longer on this computer. Add it again.',
     STUDIO_ZIP_REJECTED:
-      'The batch’s ZIP archive failed the studio’s checks (damaged, cut short, or not matching its manifest), so none of it was used.',
+      'The batch’s ZIP archive failed the studio’s checks (damaged, cut short, or not matching its manifest), so none of it was used. The studio downloads the images one by one instead and, if that fails too, tries again later; you can also press Download now.',
     STUDIO_IMAGE_INVALID: 'An image the gateway sent is not a readable PNG, JPEG or WebP file.',
     // Batch API (batch-image-api.md and gateway-notes.md)
-    BATCH_IMAGE_DISABLED: 'Batch image generation is not enabled on this gateway.',
+    BATCH_IMAGE_DISABLED:
+      'Batch image generation is not enabled on this gateway. Ask the gateway administrator to enable it, or use a profile whose gateway has it.',
     BATCH_IMAGE_GROUP_DISABLED:
       'This API key’s group is not allowed to run batch image jobs. Ask the gateway administrator, or use another key.',
     BATCH_IMAGE_NO_ACCOUNT_AVAILABLE:
       'The gateway has no capacity for batch jobs right now. Try again later.',
     BATCH_IMAGE_SETTLEMENT_PRICING_MISSING:
       'This model has no batch price configured on the gateway. Choose another model.',
-    BATCH_IMAGE_INVALID_MODEL: 'The model is missing or not a batch image model.',
-    BATCH_IMAGE_INVALID_ITEMS: 'Some items or fields of the request are invalid.',
-    BATCH_IMAGE_DUPLICATE_CUSTOM_ID: 'Two items have the same id. Every row needs its own id.',
+    BATCH_IMAGE_INVALID_MODEL:
+      'The model is missing or not a batch image model. Choose a batch image model in Compose and send the batch again.',
+    BATCH_IMAGE_INVALID_ITEMS:
+      'Some items or fields of the request are invalid (the gateway’s message below names them). Fix those rows in Compose and send the batch again.',
+    BATCH_IMAGE_DUPLICATE_CUSTOM_ID:
+      'Two items have the same id. Give every row its own id in Compose and send the batch again.',
     BATCH_IMAGE_PROMPT_TOO_LONG:
-      'A prompt is too long: at most 8000 bytes of UTF-8 (about 2,600 Chinese characters).',
+      'A prompt is too long: at most 8000 bytes of UTF-8 (about 2,600 Chinese characters). Shorten it in Compose and send the batch again.',
     BATCH_IMAGE_TOO_MANY_OUTPUT_IMAGES:
       'The batch asks for more images than the gateway allows in one batch. Split it.',
     BATCH_IMAGE_INVALID_REFERENCE_IMAGE:
       'A reference image has a wrong format or size. Use PNG, JPEG or WebP up to 10 MiB.',
-    BATCH_IMAGE_TOO_MANY_REFERENCE_IMAGES: 'Too many reference images for this model.',
-    BATCH_IMAGE_REFERENCE_IMAGES_TOO_LARGE: 'The reference images of this batch are too large in total.',
+    BATCH_IMAGE_TOO_MANY_REFERENCE_IMAGES:
+      'Too many reference images for this model. Remove some from the rows (or the shared ones), or choose a model that takes more, and send the batch again.',
+    BATCH_IMAGE_REFERENCE_IMAGES_TOO_LARGE:
+      'The reference images of this batch are too large in total. Use fewer or smaller reference images, or split the batch, and send it again.',
     BATCH_IMAGE_INSUFFICIENT_BALANCE:
       'Your balance is too low to place the hold for this batch. Top up, or send fewer images.',
     BATCH_IMAGE_IDEMPOTENCY_CONFLICT:
-      'This submission key was already used for a different batch. The studio will use a new key.',
+      'This submission key was already used for a different request, so the gateway refused it and nothing was created or charged. Submit again: a new submission is sent with a new key.',
     BATCH_IMAGE_PROVIDER_SUBMIT_FAILED:
       'The upstream provider failed to create the batch. You can try again in a while.',
     BATCH_IMAGE_QUEUE_FAILED: 'The gateway’s task queue is temporarily unavailable. Try again shortly.',
     BATCH_IMAGE_NOT_READY: 'The results are not ready yet.',
     BATCH_IMAGE_OUTPUT_DELETED:
-      'The gateway has already deleted the outputs of this batch; they cannot be downloaded again.',
-    BATCH_IMAGE_ITEM_FAILED: 'This item has no image because it failed.',
+      'The gateway has already deleted the outputs of this batch; they cannot be downloaded again. Images already in your library stay; to get the others, send the batch again.',
+    BATCH_IMAGE_ITEM_FAILED:
+      'This item has no image because it failed. Use Retry failed items to send it again in a new batch.',
     BATCH_IMAGE_DOWNLOAD_LIMITED:
       'Too many downloads at once for this account. The studio waits and tries again.',
     BATCH_IMAGE_REQUEST_TOO_LARGE:
       'The request is too large for the gateway. Use fewer or smaller reference images.',
-    BATCH_IMAGE_NOT_FOUND: 'The gateway does not know this batch (deleted, or created with another key).',
-    BATCH_IMAGE_INVALID_JSON: 'The gateway could not read the request.',
+    BATCH_IMAGE_NOT_FOUND:
+      'The gateway does not know this batch (deleted, or created with another key). Its local files and prompts are kept; check that the profile uses the key that created it.',
+    BATCH_IMAGE_INVALID_JSON:
+      'The gateway could not read the request. Try again; if it keeps happening, send the details below to the gateway administrator.',
     BATCH_IMAGE_ZIP_TOO_MANY_ITEMS:
       'The batch has more images than one ZIP may hold; they are downloaded one by one.',
-    BATCH_IMAGE_ITEM_IMAGE_INDEX_OUT_OF_RANGE: 'That image does not exist for this item.',
+    BATCH_IMAGE_ITEM_IMAGE_INDEX_OUT_OF_RANGE:
+      'That image does not exist for this item. Use Refresh from server to see the images the batch has.',
     BATCH_IMAGE_CANCEL_FAILED: 'The gateway could not cancel the batch upstream. Try again.',
-    BATCH_IMAGE_OUTPUT_DELETE_NOT_READY: 'Outputs can only be deleted from a completed batch.',
-    BATCH_IMAGE_RECORD_DELETE_NOT_READY: 'Only a finished batch can be removed from the gateway’s list.',
+    BATCH_IMAGE_OUTPUT_DELETE_NOT_READY:
+      'Outputs can only be deleted from a completed batch. Wait until it completes, or cancel it first.',
+    BATCH_IMAGE_RECORD_DELETE_NOT_READY:
+      'Only a finished batch can be removed from the gateway’s list. Wait until it finishes, or cancel it first.',
     BATCH_IMAGE_NO_MODEL_AVAILABLE: 'No model is available for batch jobs right now.',
     BATCH_IMAGE_PRICING_NOT_READY: 'The gateway’s pricing is not ready yet. Try again shortly.',
     BATCH_IMAGE_BILLING_HOLD_FAILED:
@@ -851,7 +897,8 @@ export const en = {
     DEADLINE_EXCEEDED: 'The gateway or the provider timed out.',
     FAILED_PRECONDITION: 'The account cannot do this: check the balance and the key’s group.',
     PERMISSION_DENIED: 'The key has no permission for this.',
-    NOT_FOUND: 'Not found on the gateway.',
+    NOT_FOUND:
+      'Not found on the gateway. Check the gateway address in Settings; what was asked for may also have been deleted.',
     INTERNAL: 'The service had an internal error.',
     // Knowledge base
     unAuthApiKey: 'The knowledge-base API key is not valid.',
@@ -860,7 +907,8 @@ export const en = {
     invalidParams: 'The knowledge base refused the request’s parameters.',
     // Network and studio
     NETWORK_ERROR: 'Could not reach the gateway. Check the address and your network.',
-    NETWORK_TIMEOUT: 'The gateway did not answer in time.',
+    NETWORK_TIMEOUT:
+      'The gateway did not answer in time. Check your network; if it keeps happening, the gateway may be overloaded: ask its administrator.',
     GATEWAY_BAD_RESPONSE: 'The gateway answered with something unexpected.',
     STUDIO_CAPACITY:
       'The gateway has no capacity right now (its keys are cooling down or locked). This is not a problem with your prompt; try again later.',
@@ -886,9 +934,12 @@ export const en = {
     STUDIO_EXPORT_GONE: 'This export was already downloaded or has expired. Export again.',
     STUDIO_EXPORT_FAILED:
       'The ZIP could not be written there: choose another place, or free some disk space. Nothing half-written was left.',
-    HTTP_502: 'A proxy in front of the gateway reported a bad gateway.',
-    HTTP_503: 'The gateway is temporarily unavailable.',
-    HTTP_504: 'A proxy in front of the gateway timed out.',
+    HTTP_502:
+      'A proxy in front of the gateway reported a bad gateway. If it keeps happening, check the gateway’s status or ask its administrator.',
+    HTTP_503:
+      'The gateway is temporarily unavailable. If it keeps happening, check the gateway’s status or ask its administrator.',
+    HTTP_504:
+      'A proxy in front of the gateway timed out. If it keeps happening, check the gateway’s status or ask its administrator.',
   },
 };
 

@@ -3,6 +3,9 @@ import {
   BATCH_DISPLAY_KINDS,
   batchDisplayState,
   displayFilterValue,
+  downloadOffer,
+  failedDownloadMessage,
+  inLibrary,
   matchesStateFilter,
   type DisplayInput,
 } from '../batch-display-state';
@@ -142,5 +145,63 @@ describe('the state filter', () => {
     expect(matchesStateFilter(gone, batchDisplayState(gone), 'running')).toBe(false);
     expect(matchesStateFilter(gone, batchDisplayState(gone), 'gone')).toBe(true);
     expect(matchesStateFilter(gone, batchDisplayState(gone), '')).toBe(true);
+  });
+});
+
+describe('what Download now offers', () => {
+  const combos = BATCH_STATUSES.flatMap((status) =>
+    [false, true].flatMap((gone) =>
+      DOWNLOAD_STATES.flatMap((state) =>
+        [false, true].flatMap((folder) =>
+          [0, 2].map((missing) => ({ status, gone, state, folder, missing })),
+        ),
+      ),
+    ),
+  );
+
+  it.each(combos)(
+    '$status gone=$gone download=$state folder=$folder missing=$missing',
+    ({ status, gone, state, folder, missing }) => {
+      const batch = input(status, gone, state, folder);
+      if (missing && folder) batch.download.missing = missing;
+      const offer = downloadOffer(batch);
+      const onServer = status === 'completed' && !gone && state !== 'unavailable';
+      if (IN_FLIGHT.has(state)) expect(offer.kind).toBe('busy');
+      // Nothing on the server to download: never offered, in the library or not.
+      else if (!onServer) expect(offer.kind).toBe('none');
+      // A library batch (a failed re-download included) is never downloaded over without asking:
+      // it gets its missing images, or a replacement after a confirm.
+      else if (folder)
+        expect(offer).toEqual(missing ? { kind: 'fetch-missing', missing } : { kind: 'replace', images: 4 });
+      else expect(offer.kind).toBe('download');
+      expect(inLibrary(batch)).toBe(folder);
+    },
+  );
+});
+
+describe('a failed download', () => {
+  it('carries its retry time only when one is set', () => {
+    const failed = input('completed', false, 'failed', false);
+    expect(batchDisplayState(failed)).not.toHaveProperty('retryAt');
+    const state = batchDisplayState({
+      ...failed,
+      download: { ...failed.download, nextRetryAt: 1_795_000_000_000 },
+    });
+    expect(state).toEqual({ kind: 'download-failed', error: reason, retryAt: 1_795_000_000_000 });
+    expect(failedDownloadMessage(state as Extract<typeof state, { kind: 'download-failed' }>).key).toBe(
+      'batches.stateDownloadFailedRetryAt',
+    );
+    expect(failedDownloadMessage({ kind: 'download-failed', error: reason }).key).toBe(
+      'batches.stateDownloadFailed',
+    );
+  });
+
+  it('says how many images a library folder lacks', () => {
+    const library = input('completed', false, 'done', true);
+    expect(batchDisplayState({ ...library, download: { ...library.download, missing: 2 } })).toEqual({
+      kind: 'in-library',
+      images: 4,
+      missing: 2,
+    });
   });
 });

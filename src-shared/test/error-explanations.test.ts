@@ -27,23 +27,24 @@ function gatewayError(code: string, httpStatus?: number, source: StudioErrorView
   return { code, httpStatus, source, retryable: false };
 }
 
+/** Errors without the API's JSON body: a proxy's HTML page, a reset, a timeout. */
+const BARE = [
+  gatewayError('HTTP_500', 500),
+  gatewayError('HTTP_502', 502),
+  gatewayError('HTTP_503', 503),
+  gatewayError('HTTP_504', 504),
+  gatewayError('HTTP_429', 429),
+  gatewayError('NETWORK_ERROR', undefined, 'network'),
+  gatewayError('NETWORK_TIMEOUT', undefined, 'network'),
+];
+
 describe('error explanations by code and status', () => {
   it.skipIf(!existsSync(SPEC_DIR))(
     'explain every code and status of the spec and the notes, with what happens next, in both languages',
     () => {
       const pairs = specPairs();
       expect(pairs.length).toBeGreaterThan(25);
-      // Errors without the API's JSON body: a proxy's HTML page, a reset, a timeout.
-      const bare = [
-        gatewayError('HTTP_500', 500),
-        gatewayError('HTTP_502', 502),
-        gatewayError('HTTP_503', 503),
-        gatewayError('HTTP_504', 504),
-        gatewayError('HTTP_429', 429),
-        gatewayError('NETWORK_ERROR', undefined, 'network'),
-        gatewayError('NETWORK_TIMEOUT', undefined, 'network'),
-      ];
-      for (const error of [...pairs.map((p) => gatewayError(p.code, p.status)), ...bare]) {
+      for (const error of [...pairs.map((p) => gatewayError(p.code, p.status)), ...BARE]) {
         const key = explanationKey(error, known);
         const what = `${error.code} ${error.httpStatus ?? ''}`;
         expect(key, what).not.toMatch(/errors\.unknown/);
@@ -80,5 +81,48 @@ describe('error explanations by code and status', () => {
       'errors.BATCH_IMAGE_OUTPUT_DELETED',
     );
     expect(explanationKey(gatewayError('SOMETHING_NEW', 503), known)).toBe('errors.HTTP_503');
+  });
+});
+
+/**
+ * What a user can do, as the explanations say it: an instruction (check, choose, send again, ask…),
+ * or that the studio carries on by itself (waits, retries, downloads one by one).
+ */
+const USER_STEP_EN =
+  /\b(you can|try again|send|choose|check|ask|fix|press|use|open|top up|split|wait|waits|rephrase|submit|shorten|remove|give|nothing to do|tries again|downloaded one by one|slows down)\b/i;
+const USER_STEP_ZH = /请|可以|点击|无需|换用|重新|稍后|会等待|自动|逐张|放慢/;
+
+describe('every explanation says what the user can do', () => {
+  // The page shows the explanation, then what the studio does next (nextRetries/Waits/Nothing):
+  // the explanation itself must add what the user can do, as a sentence of its own.
+  const bare = [
+    ...BARE,
+    // The gateway layer's own codes, and the studio's checks of a download.
+    gatewayError('NOT_FOUND', 404),
+    gatewayError('STUDIO_ZIP_REJECTED', undefined, 'studio'),
+  ];
+  const errors = [
+    ...(existsSync(SPEC_DIR) ? specPairs().map((p) => gatewayError(p.code, p.status)) : []),
+    ...bare,
+  ];
+
+  it.each(errors.map((e) => ({ ...e, name: `${e.code} ${e.httpStatus ?? ''}` })))('$name', (error) => {
+    const key = explanationKey(error, known);
+    expect(text(errorsEn, key), key).toMatch(USER_STEP_EN);
+    expect(text(errorsZh, key), key).toMatch(USER_STEP_ZH);
+  });
+
+  it('says a studio check of a download is followed by the item-by-item route and later tries', () => {
+    expect(errorsEn.STUDIO_ZIP_REJECTED).toMatch(/one by one/);
+    expect(errorsZh.STUDIO_ZIP_REJECTED).toMatch(/逐张/);
+  });
+
+  it('says what the studio really does after an idempotency conflict: nothing by itself, a new key on the next Submit', () => {
+    const conflict = gatewayError('BATCH_IMAGE_IDEMPOTENCY_CONFLICT', 409);
+    expect(nextStep(conflict)).toBe('nothing');
+    const key = explanationKey(conflict, known);
+    expect(text(errorsEn, key)).not.toMatch(/will use a new key/);
+    expect(text(errorsEn, key)).toMatch(/Submit again/);
+    expect(text(errorsZh, key)).toMatch(/重新提交/);
   });
 });

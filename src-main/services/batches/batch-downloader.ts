@@ -5,7 +5,15 @@ import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { WireItem } from '../gateway/batch-wire';
-import { batchFolderName, newStagingDir, publishBatchFolder, type BatchFile } from '../library/batch-folder';
+import {
+  batchFolderName,
+  folderContents,
+  newStagingDir,
+  publishBatchFolder,
+  stageExisting,
+  type BatchFile,
+  type FolderContents,
+} from '../library/batch-folder';
 import { EXTENSION_OF_MIME, UniqueNames, safeName, sniffImageType } from '../library/file-names';
 import { extractBatchZip, type IngestedImage } from '../library/zip-ingest';
 import type { ReferenceStore } from '../references/reference-store';
@@ -34,6 +42,13 @@ export interface DownloaderDeps {
 const ZIP_ATTEMPTS = 2;
 
 /**
+ * `replace`: the whole batch again, replacing its library folder (marks kept). `missing`: for a
+ * batch already in the library, only the images its folder lacks; a batch not there (or whose
+ * folder's record cannot be read) is downloaded whole, since nothing of it can be kept.
+ */
+export type DownloadMode = 'replace' | 'missing';
+
+/**
  * Brings a completed batch's images into the library, each paid image exactly once: the ZIP is
  * streamed to a staging file, verified whole, extracted, and only then moved into the library in
  * one rename. When the ZIP is refused or keeps failing, the images come one by one instead.
@@ -53,14 +68,14 @@ export class BatchDownloader {
   }
 
   /** Starts a download unless one is running; resolves when it ends, successfully or not. */
-  enqueue(profileId: string, batchId: string): Promise<void> {
+  enqueue(profileId: string, batchId: string, mode: DownloadMode = 'replace'): Promise<void> {
     const key = `${profileId}/${batchId}`;
     const running = this.running.get(key);
     if (running) return running;
     const batch = this.deps.store.get(profileId, batchId);
     if (!batch) return Promise.resolve();
-    this.set(batch, { state: 'queued', error: undefined, zipError: undefined });
-    const promise = this.download(profileId, batchId).finally(() => this.running.delete(key));
+    this.set(batch, { state: 'queued', error: undefined, zipError: undefined, nextRetryAt: undefined });
+    const promise = this.download(profileId, batchId, mode).finally(() => this.running.delete(key));
     this.running.set(key, promise);
     return promise;
   }
@@ -69,7 +84,7 @@ export class BatchDownloader {
     return this.running.has(`${profileId}/${batchId}`);
   }
 
-  private async download(profileId: string, batchId: string): Promise<void> {
+  private async download(profileId: string, batchId: string, mode: DownloadMode): Promise<void> {
     let batch = this.deps.store.get(profileId, batchId)!;
     const client = this.deps.clientFor(profileId);
     const account = this.deps.accountOf(profileId);
@@ -79,6 +94,12 @@ export class BatchDownloader {
     // Why the ZIP was refused, kept apart: when the fallback fails too, people see both reasons.
     let zipError: StudioError | undefined;
     try {
+      const kept = batch.download.folder;
+      const contents = mode === 'missing' && kept ? await folderContents(root, kept) : undefined;
+      if (kept && contents) {
+        await this.completeFolder(batch, client, account, root, kept, contents);
+        return;
+      }
       let images: IngestedImage[] | undefined;
       let errors: { custom_id: string; code: string; message: string }[] = [];
       let source: 'zip' | 'items' = 'zip';
@@ -155,6 +176,7 @@ export class BatchDownloader {
         state: 'done',
         folder,
         source,
+        missing: undefined,
         images: images.length,
         completedAt: Date.now(),
         error: undefined,
@@ -182,7 +204,7 @@ export class BatchDownloader {
         const gone = this.deps.store.update(profileId, batchId, (b) => ({ ...b, goneOnServer: true }))!;
         this.set(gone, { state: 'unavailable', error: error.toView() });
       } else if (error.code === 'BATCH_IMAGE_NOT_READY') {
-        this.set(current, { state: 'none', error: undefined });
+        this.set(current, { state: current.download.folder ? 'done' : 'none', error: undefined });
       } else {
         const fellBack = zipError !== undefined && zipError !== error;
         this.set(current, {
@@ -245,39 +267,15 @@ export class BatchDownloader {
   ): Promise<{ images: IngestedImage[]; errors: { custom_id: string; code: string; message: string }[] }> {
     const names = new UniqueNames();
     const successes = items.filter((i) => i.status === 'success');
+    // Counted in images, like the running count: an item may carry several.
+    const imagesTotal = successes.reduce((sum, item) => sum + Math.max(1, item.image_count), 0);
     const images: IngestedImage[] = [];
+    const slot = { batch };
     for (const item of successes) {
       const count = Math.max(1, item.image_count);
       for (let index = 0; index < count; index++) {
         const part = join(staging, `item-${images.length}.part`);
-        const { contentType } = await this.withRetries(batch.profileId, () =>
-          this.deps.gate.run(
-            account,
-            () =>
-              client.downloadTo(client.contentPath(batch.id, item.custom_id, index), part, () => undefined),
-            { speed: this.deps.speedFor(batch.profileId) },
-          ),
-        );
-        const data = await readFile(part);
-        await rm(part, { force: true });
-        // Gateways may say application/octet-stream: the bytes decide.
-        const mime = sniffImageType(data.subarray(0, 16));
-        if (!mime) {
-          throw new StudioError({
-            code: 'STUDIO_IMAGE_INVALID',
-            message: `The image of ${item.custom_id} is not a PNG, JPEG or WebP (${contentType}).`,
-            retryable: true,
-          });
-        }
-        // Item by item there is no ZIP CRC to check: decode every pixel, so a body with a good
-        // signature and junk after it never enters the library as a paid image.
-        if (!(await decodesWhole(data))) {
-          throw new StudioError({
-            code: 'STUDIO_IMAGE_INVALID',
-            message: `The image of ${item.custom_id} arrived damaged: it does not decode to the end.`,
-            retryable: true,
-          });
-        }
+        const { data, mime } = await this.fetchImage(slot, client, account, item.custom_id, index, part);
         const name = names.take(
           safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id),
           EXTENSION_OF_MIME[mime]!,
@@ -295,7 +293,7 @@ export class BatchDownloader {
           phase: 'items',
           received: 0,
           images: images.length,
-          imagesTotal: successes.length,
+          imagesTotal,
         });
       }
     }
@@ -322,6 +320,127 @@ export class BatchDownloader {
     await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     await writeFile(join(staging, 'errors.json'), `${JSON.stringify(errors, null, 2)}\n`);
     return { images, errors };
+  }
+
+  /**
+   * One image by the item route, behind the account's download slot, verified as the fallback
+   * verifies (the bytes are an image, and decode to the end). While the slot is taken by another
+   * download the batch reads "waiting for a download slot", and "downloading" once its turn comes:
+   * the state is written only when it changes, not twice per image.
+   */
+  private async fetchImage(
+    slot: { batch: TrackedBatch },
+    client: BatchClient,
+    account: string,
+    customId: string,
+    index: number,
+    part: string,
+  ): Promise<{ data: Buffer; mime: string }> {
+    const profileId = slot.batch.profileId;
+    if (this.deps.gate.pending(account) > 0 && slot.batch.download.state !== 'queued')
+      slot.batch = this.set(slot.batch, { state: 'queued' });
+    const { contentType } = await this.withRetries(profileId, () =>
+      this.deps.gate.run(
+        account,
+        () => {
+          if (slot.batch.download.state !== 'downloading')
+            slot.batch = this.set(slot.batch, { state: 'downloading' });
+          return client.downloadTo(client.contentPath(slot.batch.id, customId, index), part, () => undefined);
+        },
+        { speed: this.deps.speedFor(profileId) },
+      ),
+    );
+    const data = await readFile(part);
+    await rm(part, { force: true });
+    // Gateways may say application/octet-stream: the bytes decide.
+    const mime = sniffImageType(data.subarray(0, 16));
+    if (!mime) {
+      throw new StudioError({
+        code: 'STUDIO_IMAGE_INVALID',
+        message: `The image of ${customId} is not a PNG, JPEG or WebP (${contentType}).`,
+        retryable: true,
+      });
+    }
+    // Item by item there is no ZIP CRC to check: decode every pixel, so a body with a good
+    // signature and junk after it never enters the library as a paid image.
+    if (!(await decodesWhole(data))) {
+      throw new StudioError({
+        code: 'STUDIO_IMAGE_INVALID',
+        message: `The image of ${customId} arrived damaged: it does not decode to the end.`,
+        retryable: true,
+      });
+    }
+    return { data, mime };
+  }
+
+  /**
+   * A batch already in the library whose folder lacks some of its images: only those are fetched,
+   * item by item, and the folder is published again with everything it held (marks merged) through
+   * the same safe replacement as a whole download, so a kill at any moment leaves it restorable.
+   */
+  private async completeFolder(
+    batch: TrackedBatch,
+    client: BatchClient,
+    account: string,
+    root: string,
+    folder: string,
+    contents: FolderContents,
+  ): Promise<void> {
+    const { record, missing } = contents;
+    if (missing.length > 0) {
+      const staging = await newStagingDir(root, batch.id);
+      try {
+        await stageExisting(root, folder, staging);
+        const slot = { batch: this.set(batch, { state: 'downloading' }) };
+        const fetched = new Map<string, { mime: string; bytes: number }>();
+        for (const image of missing) {
+          const part = join(staging, `missing-${fetched.size}.part`);
+          const { data, mime } = await this.fetchImage(
+            slot,
+            client,
+            account,
+            image.customId,
+            image.imageIndex,
+            part,
+          );
+          // Under the name the record gives it: the catalog, marks and collections know it by that.
+          await writeFile(join(staging, image.file), data, { flag: 'wx' });
+          fetched.set(image.file, { mime, bytes: data.length });
+          this.deps.onProgress({
+            batchId: batch.id,
+            phase: 'items',
+            received: 0,
+            images: fetched.size,
+            imagesTotal: missing.length,
+          });
+        }
+        batch = this.set(slot.batch, { state: 'verifying' });
+        const file: BatchFile = {
+          ...record,
+          images: record.images.map((i) => ({ ...i, ...fetched.get(i.file) })),
+        };
+        await publishBatchFolder(root, staging, folder, file);
+      } catch (err) {
+        await rm(staging, { recursive: true, force: true });
+        throw err;
+      }
+    }
+    this.set(batch, {
+      state: 'done',
+      folder,
+      images: record.images.length,
+      missing: undefined,
+      completedAt: Date.now(),
+      error: undefined,
+      zipError: undefined,
+    });
+    this.deps.onProgress({
+      batchId: batch.id,
+      phase: 'done',
+      received: 0,
+      images: record.images.length,
+      imagesTotal: record.images.length,
+    });
   }
 
   private async batchFile(

@@ -1,7 +1,7 @@
 import { validateDraft } from '../../../src-shared/draft-rules';
 import { RUN_METADATA_KEY, runIdOf } from '../../../src-shared/batch-run';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -18,11 +18,18 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { BatchClient, type ListFilters } from '../gateway/batch-client';
 import type { WireBatch } from '../gateway/batch-wire';
 import type { EventHub } from '../host/event-hub';
-import { recoverLibrary, removeWriteLeftovers } from '../library/batch-folder';
+import { existsSync } from 'node:fs';
+import {
+  batchFolderName,
+  folderContents,
+  recoverLibrary,
+  removeWriteLeftovers,
+} from '../library/batch-folder';
+import { folderSignature } from '../library/batch-folder-record';
 import type { ProfileService } from '../profiles/profile-service';
 import type { ReferenceStore } from '../references/reference-store';
 import type { SettingsService } from '../settings/settings-service';
-import { BatchDownloader } from './batch-downloader';
+import { BatchDownloader, type DownloadMode } from './batch-downloader';
 import { BatchPoller, type Clock } from './batch-poller';
 import { BatchStore } from './batch-store';
 import { BatchSubmitter } from './batch-submitter';
@@ -43,6 +50,12 @@ export interface BatchEngineDeps {
   /** How much faster than real time a profile's gateway runs: the built-in sandbox's time scale. */
   speedFor?(profileId: string): number;
 }
+
+/**
+ * How many download attempts (each ZIP try counts) a failed download is retried for by itself;
+ * beyond it only the user's Download now tries again.
+ */
+export const DOWNLOAD_RETRY_CAP = 12;
 
 /** Terminal states that end without the estimate being charged. */
 const NOT_CHARGED = new Set(['cancelled', 'failed']);
@@ -69,7 +82,11 @@ export class BatchEngine {
   readonly submitter: BatchSubmitter;
   readonly gate = new DownloadGate();
   private clients = new Map<string, BatchClient>();
-  private retryTimers = new Set<NodeJS.Timeout>();
+  private retryTimers = new Map<string, NodeJS.Timeout>();
+  /** Per library folder, the signature its missing count was last taken at: unchanged folders are not read. */
+  private folderChecks = new Map<string, string>();
+  private reconciling: Promise<void> = Promise.resolve();
+  private unsubscribe?: () => void;
   private runs = new Map<string, Promise<RunResult>>();
   /** A few progress events a second per batch reach the pages, never one per network chunk. */
   private progress: ProgressCoalescer;
@@ -100,8 +117,8 @@ export class BatchEngine {
       speedFor: (p) => this.speedFor(p),
       profileName: (p) => deps.profiles.list().find((x) => x.id === p)?.name ?? p,
       onChange: (batch) => {
-        this.emitUpdated(batch);
-        if (batch.download.state === 'failed') this.retryDownloadLater(batch);
+        // A failure leaves with its retry time, or with none when nothing will retry it.
+        this.emitUpdated(batch.download.state === 'failed' ? this.retryDownloadLater(batch) : batch);
       },
       onProgress: (progress) => this.progress.push(progress),
     });
@@ -161,15 +178,31 @@ export class BatchEngine {
     await recoverLibrary(this.deps.settings.get().libraryDir).catch((err: unknown) =>
       logCaught('staging cleanup', err),
     );
-    for (const dir of ['batches', 'submissions']) {
+    for (const dir of ['batches', 'submissions', 'drafts']) {
       await removeWriteLeftovers(join(this.deps.dataDir, dir)).catch((err: unknown) =>
         logCaught('leftover cleanup', err),
       );
     }
     this.poller.start();
+    // Library records against the library's folders first: a folder deleted while the studio was
+    // closed (or a library folder changed in Settings) is no longer "in the library".
+    await this.reconcileLibrary().catch((err: unknown) => logCaught('library folders of batches', err));
     for (const profileId of this.profileIds()) {
-      for (const batch of this.store.list(profileId)) this.maybeDownload(batch, true);
+      for (const batch of this.store.list(profileId)) {
+        this.maybeDownload(batch, true);
+        if (batch.download.state === 'failed') this.resumeRetry(batch);
+      }
     }
+    // The catalog's syncs notice folders deleted or changed in the file manager; a new library
+    // folder in Settings changes where every batch's folder is looked for.
+    this.unsubscribe?.();
+    this.unsubscribe = this.deps.events.subscribe((event, payload) => {
+      if (
+        (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders') ||
+        event === 'settings.changed'
+      )
+        void this.reconcileLibrary().catch((err: unknown) => logCaught('library folders of batches', err));
+    });
     // Every phase of a resent submission reaches the pages through the store's own events.
     void this.submitter.resumePending().catch((err: unknown) => logCaught('pending submissions', err));
     this.syncQuietly();
@@ -183,7 +216,9 @@ export class BatchEngine {
   stop(): void {
     this.progress.flush();
     this.poller.stop();
-    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
   }
 
@@ -225,27 +260,159 @@ export class BatchEngine {
     const d = batch.download.state;
     const interrupted = resuming && (d === 'queued' || d === 'downloading' || d === 'verifying');
     const auto = d === 'none' && this.deps.settings.get().autoDownload;
-    if (interrupted || auto) void this.downloader.enqueue(batch.profileId, batch.id);
+    // Never a replacement by itself: a batch whose folder is in the library only gets what it lacks.
+    if (interrupted || auto) void this.downloader.enqueue(batch.profileId, batch.id, 'missing');
+  }
+
+  /** Whether the studio will try a failed download again by itself. */
+  private willRetry(batch: TrackedBatch): boolean {
+    const { error, attempts } = batch.download;
+    if (error && !error.retryable && error.source !== 'network') return false;
+    if (attempts >= DOWNLOAD_RETRY_CAP) return false;
+    return batch.remote.status === 'completed' && !batch.goneOnServer && !batch.hidden;
   }
 
   /**
    * A download that failed in a way time can fix is tried again, later each time: a paid image is
-   * never given up on while the gateway still has it. The user can also press Download.
+   * never given up on while the gateway still has it. The retry time is kept on the batch, so the
+   * pages can say when, and a restart keeps it. Answers the batch as stored.
    */
-  private retryDownloadLater(batch: TrackedBatch): void {
+  private retryDownloadLater(batch: TrackedBatch): TrackedBatch {
+    if (!this.willRetry(batch)) {
+      if (batch.download.nextRetryAt === undefined) return batch;
+      return this.store.update(batch.profileId, batch.id, (b) => ({
+        ...b,
+        download: { ...b.download, nextRetryAt: undefined },
+      }))!;
+    }
     const attempts = batch.download.attempts;
-    if (batch.download.error && !batch.download.error.retryable && batch.download.error.source !== 'network')
-      return;
-    if (attempts >= 12) return;
     const delay = Math.min(30 * 60_000, 5_000 * 2 ** Math.min(attempts, 9)) / this.speedFor(batch.profileId);
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      const current = this.store.get(batch.profileId, batch.id);
-      if (current?.download.state === 'failed' && !current.hidden)
-        void this.downloader.enqueue(batch.profileId, batch.id);
-    }, delay);
+    const at = Math.round(Date.now() + delay);
+    const next = this.store.update(batch.profileId, batch.id, (b) => ({
+      ...b,
+      download: { ...b.download, nextRetryAt: at },
+    }))!;
+    this.retryAt(next, at);
+    return next;
+  }
+
+  /** At start: a failed download's retry is set again for its time (now, if that has passed). */
+  private resumeRetry(batch: TrackedBatch): void {
+    const at = batch.download.nextRetryAt;
+    if (at === undefined || !this.willRetry(batch)) {
+      const next = this.retryDownloadLater(batch);
+      if (next !== batch) this.emitUpdated(next);
+      return;
+    }
+    this.retryAt(batch, at);
+  }
+
+  private retryAt(batch: TrackedBatch, at: number): void {
+    const key = `${batch.profileId}/${batch.id}`;
+    clearTimeout(this.retryTimers.get(key));
+    const timer = setTimeout(
+      () => {
+        this.retryTimers.delete(key);
+        const current = this.store.get(batch.profileId, batch.id);
+        // Only the retry that was announced: a Download now since then started its own.
+        if (current?.download.state === 'failed' && current.download.nextRetryAt === at && !current.hidden)
+          void this.downloader.enqueue(batch.profileId, batch.id, 'missing');
+      },
+      Math.max(0, at - Date.now()),
+    );
     timer.unref();
-    this.retryTimers.add(timer);
+    this.retryTimers.set(key, timer);
+  }
+
+  /**
+   * Every batch's library record against the library's folders, one pass at a time:
+   * - a recorded folder no longer there (deleted, or another library folder chosen in Settings)
+   *   is cleared, so the batch no longer reads "in the library", and a batch the server still
+   *   has is downloaded again when auto-download is on;
+   * - a folder lacking some of its images says how many (for "Fetch N missing images");
+   * - a batch not recorded in the library whose folder is there (the earlier library folder
+   *   chosen again) is in the library again, without downloading anything.
+   * A batch being downloaded is left alone: its folder is mid-replacement.
+   */
+  reconcileLibrary(): Promise<void> {
+    const run = this.reconciling.then(() => this.reconcileOnce());
+    this.reconciling = run.catch(() => undefined);
+    return run;
+  }
+
+  private async reconcileOnce(): Promise<void> {
+    const root = this.deps.settings.get().libraryDir;
+    for (const profileId of this.profileIds()) {
+      for (const { id } of this.store.list(profileId)) {
+        // Read again at its turn: an earlier check of this pass (or the detail's) may have moved it.
+        const batch = this.store.get(profileId, id);
+        if (!batch || this.downloader.isRunning(profileId, id)) continue;
+        const next = await this.checkFolder(root, batch);
+        if (next !== batch) this.changed(batch, next);
+      }
+    }
+  }
+
+  /** One batch's library record against its folder; answers the batch, as stored after any change. */
+  private async checkFolder(root: string, batch: TrackedBatch, precise = false): Promise<TrackedBatch> {
+    // A library folder that is not there at all (a drive not plugged in) says nothing about its
+    // batches: they are not cleared, or every one would be downloaded again onto the wrong disk.
+    if (!existsSync(root)) return batch;
+    const folder = batch.download.folder;
+    if (!folder) {
+      // Also a download killed after its folder was published but before the batch said so.
+      const name = batchFolderName(batch.remote);
+      if (!existsSync(join(root, name))) return batch;
+      const contents = await folderContents(root, name);
+      if (contents?.record.batch.id !== batch.id) return batch;
+      return this.putDownload(batch, {
+        state: 'done',
+        folder: name,
+        images: contents.record.images.length,
+        missing: contents.missing.length || undefined,
+        error: undefined,
+        nextRetryAt: undefined,
+      });
+    }
+    const dir = join(root, folder);
+    if (!existsSync(dir)) {
+      this.folderChecks.delete(dir);
+      return this.putDownload(batch, {
+        state:
+          batch.download.state === 'done' || batch.download.state === 'failed'
+            ? 'none'
+            : batch.download.state,
+        folder: undefined,
+        images: undefined,
+        missing: undefined,
+        completedAt: undefined,
+        source: undefined,
+        error: batch.download.state === 'failed' ? undefined : batch.download.error,
+        nextRetryAt: undefined,
+      });
+    }
+    const signature = await folderSignature(dir);
+    if (this.folderChecks.get(dir) === signature) return batch;
+    this.folderChecks.set(dir, signature);
+    // A start with a large library lists each folder's images rather than reading every record:
+    // as many files as the batch had images is whole. The detail (`precise`) reads the record.
+    const expected = batch.download.images;
+    const count = precise
+      ? undefined
+      : await readdir(join(dir, 'images')).then(
+          (names) => names.length,
+          () => 0,
+        );
+    const missing =
+      expected !== undefined && count !== undefined && count >= expected
+        ? undefined
+        : (await folderContents(root, folder))?.missing.length || undefined;
+    if (missing === batch.download.missing) return batch;
+    return this.putDownload(batch, { missing });
+  }
+
+  private putDownload(batch: TrackedBatch, download: Partial<TrackedBatch['download']>): TrackedBatch {
+    return this.store.put({ ...batch, download: { ...batch.download, ...download } });
   }
 
   private recordCreated(submission: Submission, remote: WireBatch): void {
@@ -309,8 +476,18 @@ export class BatchEngine {
       .map(toView);
   }
 
-  get(id: string): BatchView {
-    return toView(this.find(id));
+  /** One batch, its library folder looked at first: the detail says what its folder lacks now. */
+  async get(id: string): Promise<BatchView> {
+    const batch = this.find(id);
+    if (!batch.download.folder || this.downloader.isRunning(batch.profileId, id)) return toView(batch);
+    const next = await this.checkFolder(this.deps.settings.get().libraryDir, batch, true).catch(
+      (err: unknown) => {
+        logCaught('library folder of a batch', err);
+        return batch;
+      },
+    );
+    if (next !== batch) this.changed(batch, next);
+    return toView(next);
   }
 
   submissionsList(): SubmissionView[] {
@@ -554,7 +731,11 @@ export class BatchEngine {
     return toView(after);
   }
 
-  async download(id: string): Promise<BatchView> {
+  /**
+   * Download now. `replace` downloads the whole batch and replaces its library folder (marks kept);
+   * `missing` fetches only the images its folder lacks, or the whole batch when it has no folder.
+   */
+  async download(id: string, mode: DownloadMode = 'replace'): Promise<BatchView> {
     const batch = this.find(id);
     if (batch.remote.status !== 'completed') {
       throw new StudioError({
@@ -562,7 +743,7 @@ export class BatchEngine {
         message: `The batch is ${batch.remote.status}; results come once it is completed.`,
       });
     }
-    void this.downloader.enqueue(batch.profileId, id);
+    void this.downloader.enqueue(batch.profileId, id, mode);
     return toView(this.find(id));
   }
 

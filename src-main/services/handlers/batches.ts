@@ -41,7 +41,7 @@ export function batchHandlers({
     'batches.lastSent': ({ fingerprint }) => batches.lastSent(fingerprint),
     'batches.sync': (filters) => batches.sync(filters),
     'batches.cancel': ({ id }) => batches.cancel(id),
-    'batches.download': ({ id }) => batches.download(id),
+    'batches.download': ({ id, mode }) => batches.download(id, mode),
     'batches.deleteOutputs': ({ id }) => batches.deleteOutputs(id),
     'batches.deleteRecord': async ({ id, deleteLocalFiles }) => {
       await batches.deleteRecord(id, deleteLocalFiles);

@@ -3,6 +3,7 @@ import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchEngine } from '../batches/batch-engine';
 import { checkProfile, type ConnectionMonitor } from '../connection/connection-monitor';
 import { isAllowedExternalUrl } from '../external-links';
+import { logRendererError } from '../log/studio-log';
 import type { ProfileService } from '../profiles/profile-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { FeatureHandlers } from './feature-handlers';
@@ -26,6 +27,7 @@ export function settingsHandlers(
   const isActive = (id: string) => settings.get().activeProfileId === id;
   return {
     'app.info': () => deps.info(),
+    'app.logRendererError': ({ where, message }) => logRendererError(where, message),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => settings.update(patch),
     'profiles.list': () => profiles.list(),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { runIdOf } from '../../../src-shared/batch-run';
 import { reviewMarkSchema, type LibraryOverview, type ReviewMark } from '../../../src-shared/library-view';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 import { BATCH_FILE } from './batch-folder';
 
 export const REVIEW_FILE = 'review.json';
@@ -160,7 +161,14 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
       }
     }
     const present = new Set(
-      (await readdir(join(dir, 'images')).catch(() => [] as string[])).map((f) => `images/${f}`),
+      (
+        await readdir(join(dir, 'images')).catch((err: unknown) => {
+          // No images folder is a batch with no images yet; a folder that cannot be read (EACCES,
+          // EIO) shows its images as missing too, but the log says why.
+          logCaughtUnlessMissing(`library: list images of ${dir}`, err);
+          return [] as string[];
+        })
+      ).map((f) => `images/${f}`),
     );
     const missing = record.images.filter((i) => !present.has(i.file)).length;
     // A row's references (its own and the draft's shared ones) that came from library images.

@@ -1,11 +1,12 @@
 import type { ReviewMark } from '../../../src-shared/library-view';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Draft } from '../../../src-shared/draft';
 import type { WireBatch } from '../gateway/batch-wire';
 import { fsyncDir, fsyncTree, writeJsonAtomic } from './atomic-file';
+import { COLLECTIONS_FILE } from './collections';
 import { safeName } from './file-names';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
@@ -56,6 +57,11 @@ export async function clearStaging(libraryRoot: string): Promise<void> {
 /**
  * Moves a complete staging folder into the library in one rename. A folder downloaded before is
  * replaced whole, keeping its review marks.
+ *
+ * The marks are not copied ahead: a mark set between such a copy and the rename would land in the
+ * old folder only and be reverted by the stale copy. Instead the new folder arrives without a
+ * review.json, so whatever review.json it has at merge time was written after the rename (the
+ * newest marks), and the old folder's marks (every mark up to the rename) fill in the rest.
  */
 export async function publishBatchFolder(
   libraryRoot: string,
@@ -64,8 +70,7 @@ export async function publishBatchFolder(
   file: BatchFile,
 ): Promise<string> {
   const target = join(libraryRoot, folderName);
-  if (existsSync(join(target, 'review.json')))
-    await copyFile(join(target, 'review.json'), join(staging, 'review.json'));
+  await rm(join(staging, REVIEW_FILE), { force: true });
   await writeJsonAtomic(join(staging, BATCH_FILE), file);
   // Every image, reference and record on disk before the folder's name is: a power cut after the
   // rename must not leave a library folder of empty files.
@@ -112,7 +117,10 @@ async function readReview(folder: string): Promise<{ format?: string; images: Re
   }
 }
 
-/** Marks of `from` join those of `into`; where both mark an image, `into`'s (the newer) wins. */
+/**
+ * Marks of `from` join those of `into`; where both mark an image, `into`'s wins: `into` is the
+ * folder published after `from` was moved aside, so its marks were set after every mark of `from`.
+ */
 async function mergeReview(from: string, into: string): Promise<void> {
   const old = await readReview(from);
   if (!old) return;
@@ -129,8 +137,12 @@ async function mergeReview(from: string, into: string): Promise<void> {
 /** write-file-atomic's temporary files (`name.<hex>`) and `*.tmp` ones: left only by a kill. */
 const ATOMIC_LEFTOVER = /(\.json\.[0-9a-f]{6,}|\.tmp)$/;
 
-/** Removes what a kill left half-written in one folder; the files themselves are whole. */
-export async function removeWriteLeftovers(dir: string): Promise<number> {
+/**
+ * Removes what a kill left half-written in one folder; the files themselves are whole. `only`
+ * limits it to the temporaries of the named files, for a folder that also holds the user's own
+ * files (the library root, where only collections.json is the studio's).
+ */
+export async function removeWriteLeftovers(dir: string, only?: readonly string[]): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -138,7 +150,9 @@ export async function removeWriteLeftovers(dir: string): Promise<number> {
     logCaughtUnlessMissing('write leftovers listing', err);
     return 0;
   }
-  const leftovers = names.filter((n) => ATOMIC_LEFTOVER.test(n));
+  const leftovers = names.filter(
+    (n) => ATOMIC_LEFTOVER.test(n) && (!only || only.some((file) => n.startsWith(`${file}.`))),
+  );
   await Promise.all(leftovers.map((n) => rm(join(dir, n), { force: true })));
   return leftovers.length;
 }
@@ -206,5 +220,67 @@ export async function recoverLibrary(libraryRoot: string): Promise<{ restored: s
     folders = [];
   }
   for (const folder of folders) await removeWriteLeftovers(join(libraryRoot, folder));
+  // The library's own files at its root (collections.json), written atomically like the rest.
+  await removeWriteLeftovers(libraryRoot, [COLLECTIONS_FILE]);
   return { restored };
+}
+
+/** A library folder's record with the images it lists that are no longer on disk. */
+export interface FolderContents {
+  record: BatchFile;
+  missing: BatchFile['images'];
+}
+
+/**
+ * What a batch folder holds, against its own record: `undefined` when the folder or its record is
+ * not there or cannot be read (then only a whole new download can make it right).
+ */
+export async function folderContents(
+  libraryRoot: string,
+  folderName: string,
+): Promise<FolderContents | undefined> {
+  const dir = join(libraryRoot, folderName);
+  let record: BatchFile;
+  try {
+    record = JSON.parse(await readFile(join(dir, BATCH_FILE), 'utf8')) as BatchFile;
+    if (!record || !Array.isArray(record.images) || !record.batch) return undefined;
+  } catch (err) {
+    logCaughtUnlessMissing('batch folder record read', err);
+    return undefined;
+  }
+  let present: Set<string>;
+  try {
+    present = new Set((await readdir(join(dir, 'images'))).map((f) => `images/${f}`));
+  } catch (err) {
+    logCaughtUnlessMissing('batch folder images listing', err);
+    present = new Set();
+  }
+  return { record, missing: record.images.filter((i) => !present.has(i.file)) };
+}
+
+/**
+ * Fills a staging folder with what a library folder already holds (its images, references and
+ * records, but not batch.json, written at publish, nor review.json, merged at publish), so a
+ * publish of the staging folder replaces the folder with itself plus what was added. Hard links
+ * where the file system has them (same disk: the staging area is inside the library root), copies
+ * elsewhere: the library folder itself is never touched until the publish's renames.
+ */
+export async function stageExisting(libraryRoot: string, folderName: string, staging: string): Promise<void> {
+  const from = join(libraryRoot, folderName);
+  const walk = async (rel: string): Promise<void> => {
+    for (const entry of await readdir(join(from, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (!rel && (entry.name === BATCH_FILE || entry.name === REVIEW_FILE)) continue;
+      if (ATOMIC_LEFTOVER.test(entry.name)) continue;
+      if (entry.isDirectory()) {
+        await mkdir(join(staging, path), { recursive: true });
+        await walk(path);
+      } else if (entry.isFile()) {
+        await link(join(from, path), join(staging, path)).catch(() =>
+          copyFile(join(from, path), join(staging, path)),
+        );
+      }
+    }
+  };
+  await walk('');
 }

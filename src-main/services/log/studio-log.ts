@@ -5,7 +5,8 @@ import { join, parse } from 'node:path';
 
 /** Rotated at about 5 MB; studio.1.log … studio.3.log keep the previous ones. */
 const MAX_SIZE = 5 * 1024 * 1024;
-const KEEP = 3;
+export const LOG_FILES_KEPT = 3;
+const KEEP = LOG_FILES_KEPT;
 
 export const LOG_FILE_NAME = 'studio.log';
 
@@ -19,7 +20,11 @@ type Redactor = (text: string) => string;
 const logger = log.create({ logId: 'studio' });
 logger.transports.console.level = false;
 logger.transports.file.level = false;
-let redactor: Redactor = (text) => text;
+/*
+ * Every redactor handed to init, applied in turn: they only ever mask, so a later init (the desktop
+ * host's early one, a second studio refused the data folder) can add one but never loosen them.
+ */
+const redactors: Redactor[] = [];
 let folder: string | undefined;
 
 function shift(file: string): void {
@@ -51,12 +56,13 @@ function textOf(value: unknown): string {
  * Starts writing the log into `<dir>/studio.log`. Every line, whatever its source, goes through
  * `redact` first, so a key quoted in an error message never reaches the disk.
  */
-export function initStudioLog(dir: string, redact: Redactor): void {
+export function initStudioLog(dir: string, redact: Redactor, options: { maxSize?: number } = {}): void {
   folder = dir;
-  redactor = redact;
+  if (!redactors.includes(redact)) redactors.push(redact);
   const file = join(dir, LOG_FILE_NAME);
   logger.transports.file.resolvePathFn = () => file;
-  logger.transports.file.maxSize = MAX_SIZE;
+  // Tests rotate at a few kilobytes rather than write 5 MB.
+  logger.transports.file.maxSize = options.maxSize ?? MAX_SIZE;
   logger.transports.file.level = 'info';
   logger.transports.file.archiveLogFn = (current) => {
     try {
@@ -69,7 +75,8 @@ export function initStudioLog(dir: string, redact: Redactor): void {
 }
 
 function redactHook(message: LogMessage): LogMessage {
-  return { ...message, data: message.data.map((value) => redactor(textOf(value))) };
+  const redact = (text: string) => redactors.reduce((out, fn) => fn(out), text);
+  return { ...message, data: message.data.map((value) => redact(textOf(value))) };
 }
 
 /** The folder the log is written to, once init has run: Help → Open log folder shows it. */
@@ -90,4 +97,37 @@ export function logInfo(text: string): void {
 /** The same, except for a file that is simply not there yet (a first run), which is no error. */
 export function logCaughtUnlessMissing(context: string, err: unknown): void {
   if ((err as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') logCaught(context, err);
+}
+
+let catching = false;
+
+/**
+ * Errors nothing caught (a throw in an event handler, a promise nobody awaited) go to the log with
+ * their stack, and no further: Electron's own dialog for them would show a stack trace to the user.
+ */
+export function logUncaughtErrors(): void {
+  if (catching) return;
+  catching = true;
+  process.on('uncaughtException', (err) => logger.error('[uncaught exception]', err));
+  process.on('unhandledRejection', (reason) => logger.error('[unhandled rejection]', reason));
+}
+
+/** Render errors the window may report per minute: a component failing in a loop must not fill the disk. */
+export const RENDERER_REPORTS_PER_MINUTE = 10;
+let reportWindowStart = 0;
+let reportsInWindow = 0;
+
+/**
+ * A part of the window that failed to draw, reported by its error boundary. The text comes from
+ * the renderer, so it is cut short and, like every line, redacted; past the rate limit it is dropped.
+ */
+export function logRendererError(where: string, message: string, now = Date.now()): boolean {
+  if (now - reportWindowStart >= 60_000) {
+    reportWindowStart = now;
+    reportsInWindow = 0;
+  }
+  if (reportsInWindow >= RENDERER_REPORTS_PER_MINUTE) return false;
+  reportsInWindow++;
+  logger.error(`[window: ${where.slice(0, 80)}]`, message.slice(0, 2000));
+  return true;
 }
