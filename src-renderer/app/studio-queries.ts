@@ -41,6 +41,37 @@ export const queryKey = <M extends StudioMethod>(
   profileId: string | undefined = activeProfile,
 ) => (isProfileScoped(method) ? [method, input ?? {}, profileId ?? null] : [method, input ?? {}]);
 
+/** Reads that will be asked again once the answer on its way has come. */
+const askAgain = new Set<string>();
+
+/**
+ * Writes a pushed state into a cached answer. An answer still on its way may have been made before
+ * the event (its request served, its response not yet read): written now, the event would be
+ * overwritten by it, or (with nothing cached yet) dropped. Then the read is asked once more when
+ * that answer has come, so the newest state is the one that stays. Not cancelled and asked anew at
+ * each event: a busy engine's stream of events would then keep any answer from ever arriving.
+ */
+export function writePushed<T>(
+  client: QueryClient,
+  key: readonly unknown[],
+  update: (cached: T | undefined) => T | undefined,
+): void {
+  const cache = client.getQueryCache();
+  const query = cache.find({ queryKey: key, exact: true });
+  if (query?.state.fetchStatus !== 'fetching') {
+    client.setQueryData<T>(key, update);
+    return;
+  }
+  if (askAgain.has(query.queryHash)) return;
+  askAgain.add(query.queryHash);
+  const off = cache.subscribe((event) => {
+    if (event.query !== query || query.state.fetchStatus === 'fetching') return;
+    off();
+    askAgain.delete(query.queryHash);
+    void client.invalidateQueries({ queryKey: key, exact: true });
+  });
+}
+
 /** Main-process state, read through react-query; events below keep it fresh without polling. */
 export function useStudioQuery<M extends StudioMethod>(
   method: M,

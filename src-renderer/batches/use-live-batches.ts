@@ -5,7 +5,7 @@ import type { BatchView } from '../../src-shared/batch-view';
 import { isMessageName } from '../../src-shared/i18n/message-keys';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
-import { activeProfileId, queryKey, useStudioQuery } from '../app/studio-queries';
+import { activeProfileId, queryKey, useStudioQuery, writePushed } from '../app/studio-queries';
 
 /**
  * Batch events go straight into the cache: the list, the open batch and the cost totals change as
@@ -26,7 +26,7 @@ export function useLiveBatches(): void {
     // Main tracks every profile's batches; this window shows the active profile's only.
     const ours = (batch: { profileId: string }) => batch.profileId === activeProfileId();
     const upsert = (batch: BatchView) => {
-      client.setQueryData<BatchView[]>(queryKey('batches.list'), (list) => {
+      writePushed<BatchView[]>(client, queryKey('batches.list'), (list) => {
         if (!list) return list;
         const at = list.findIndex((b) => b.id === batch.id);
         // A batch new to the list is one just made or found; one gone from the server is not, and
@@ -34,7 +34,7 @@ export function useLiveBatches(): void {
         if (batch.id && at < 0) return batch.goneOnServer ? list : [batch, ...list];
         return list.map((b) => (b.id === batch.id ? batch : b));
       });
-      client.setQueryData(queryKey('batches.get', { id: batch.id }), batch);
+      writePushed<BatchView>(client, queryKey('batches.get', { id: batch.id }), () => batch);
     };
     const items = coalescedItemRefresh(client);
     const offs = [

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { KbPush } from '../../src-shared/kb-view';
 import { useStudio } from '../app/studio-context';
-import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { queryKey, useStudioQuery, writePushed } from '../app/studio-queries';
 
 /** The knowledge-base uploads, their progress written in by main's events (see useKbPushEvents). */
 export function useLiveKbPushes() {
@@ -22,7 +22,7 @@ export function useKbPushEvents(): void {
       // Progress goes into the list of the profile that sent the upload, whichever is active now, and
       // only into a list already fetched: a one-row list would pass for that profile's whole history.
       studio.on('kb.pushProgress', (push) =>
-        client.setQueryData<KbPush[]>(queryKey('kb.pushes', undefined, push.profileId), (list) =>
+        writePushed<KbPush[]>(client, queryKey('kb.pushes', undefined, push.profileId), (list) =>
           !list
             ? list
             : list.some((p) => p.id === push.id)

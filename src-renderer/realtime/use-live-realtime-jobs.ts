@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { useStudio } from '../app/studio-context';
-import { queryKey, useStudioQuery } from '../app/studio-queries';
+import { queryKey, useStudioQuery, writePushed } from '../app/studio-queries';
 
 /** The realtime queue, kept current by main's job events (see useRealtimeJobEvents). */
 export function useLiveRealtimeJobs() {
@@ -22,7 +22,7 @@ export function useRealtimeJobEvents(): void {
       // A job goes into the list of the profile that queued it, whichever is active now, and only into
       // a list already fetched: a one-job list would pass for that profile's whole history.
       studio.on('realtime.updated', (job) =>
-        client.setQueryData<RealtimeJob[]>(queryKey('realtime.jobs', undefined, job.profileId), (list) => {
+        writePushed<RealtimeJob[]>(client, queryKey('realtime.jobs', undefined, job.profileId), (list) => {
           if (!list) return list;
           return list.some((j) => j.id === job.id)
             ? list.map((j) => (j.id === job.id ? job : j))
