@@ -1,5 +1,5 @@
 import type { Request } from '@playwright/test';
-import { expect, openStudio, promptsDraft, test, type RunningStudio } from './studio-fixture';
+import { expect, promptsDraft, test, type RunningStudio, openScreen } from './studio-fixture';
 
 // Nothing in the window polls: while batches run, the Batches screen learns everything, its cost
 // totals included, from pushed events. Counted at the page, in calls, against the events it got.
@@ -35,11 +35,7 @@ test('while batches run, Batches keeps its costs from events and makes no call p
   page,
   studio,
 }) => {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Batches' })
-    .click();
+  await openScreen(page, studio, 'Batches');
   await expect(page.getByText('No batches yet')).toBeVisible();
   await expect(page.getByTestId('costs')).toContainText(
     '0 batches · estimate 0.00 · held 0.00 · actual 0.00',
@@ -107,11 +103,7 @@ test('a batch removed from the list, from any window, leaves the open Batches sc
 }) => {
   const { batch } = await studio.call('batches.submit', { draft: draft('Removed', ['a bowl']) });
   const kept = await studio.call('batches.submit', { draft: draft('Kept', ['a cup']) });
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Batches' })
-    .click();
+  await openScreen(page, studio, 'Batches');
   const card = page.getByTestId(`batch-${batch.id}`);
   await expect(card.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
   // Removed as another window or a script would: this page hears of it only by the pushed event.
@@ -129,11 +121,7 @@ test.describe('with a slower gateway', () => {
   }) => {
     const prompts = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
     const { batch } = await studio.call('batches.submit', { draft: draft('Rows', prompts) });
-    await openStudio(page, studio);
-    await page
-      .getByRole('navigation', { name: 'Main navigation' })
-      .getByRole('link', { name: 'Batches' })
-      .click();
+    await openScreen(page, studio, 'Batches');
     await page.getByRole('link', { name: 'Rows' }).click();
     await expect(page.getByTestId('detail-status')).toHaveText(/Queued|Running/);
     // The badge as it read when the first row turned to success: still running.

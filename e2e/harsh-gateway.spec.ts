@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   expect,
-  openStudio,
+  openScreen,
   pasteText,
   promptsDraft,
   recordEvents,
@@ -32,11 +32,6 @@ async function vanish(studio: RunningStudio, id: string): Promise<void> {
   expect(res.status).toBe(200);
 }
 
-async function goTo(page: Page, studio: RunningStudio, screen: 'Compose' | 'Batches'): Promise<void> {
-  await openStudio(page, studio);
-  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: screen }).click();
-}
-
 const draft = (name: string, prompts: string[]) => promptsDraft(`e2e-${name}`, name, prompts);
 
 async function composeAndSubmit(page: Page, name: string, prompts: string[]): Promise<void> {
@@ -54,11 +49,11 @@ test('a submission in flight shows on Batches at once, and Compose keeps Submit 
   // The answer to the create is held 20 s, four times the wait below: what shows, shows before it.
   await setFaults(studio, 'latecreate=#1,late_ms=20000');
   const batches = await browser.newPage();
-  await goTo(batches, studio, 'Batches');
+  await openScreen(batches, studio, 'Batches');
   await expect(batches.getByText('No batches yet')).toBeVisible();
 
   const compose = await browser.newPage();
-  await goTo(compose, studio, 'Compose');
+  await openScreen(compose, studio, 'Compose');
   await composeAndSubmit(compose, 'Late answer', ['late one', 'late two']);
 
   // The gateway has not answered yet: Batches already shows the submission, and says so.
@@ -83,10 +78,10 @@ test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready
 }) => {
   await setFaults(studio, 'not_ready=#1');
   const batches = await browser.newPage();
-  await goTo(batches, studio, 'Batches');
+  await openScreen(batches, studio, 'Batches');
   await expect(batches.getByText('No batches yet')).toBeVisible();
   const page = await browser.newPage();
-  await goTo(page, studio, 'Compose');
+  await openScreen(page, studio, 'Compose');
   // Two lines: a paste of several lines makes rows.
   await composeAndSubmit(page, 'Not ready', ['one', 'two']);
   const notice = page.locator('[data-error-code="BATCH_IMAGE_NOT_READY"]');
@@ -120,7 +115,7 @@ test('each download phase shows in turn on the open batch, ending in the library
   await studio.call('settings.update', { autoDownload: false });
   const holder = await studio.call('batches.submit', { draft: draft('Holder', ['h']) });
   const phases = await studio.call('batches.submit', { draft: draft('Phases', ['a', 'b', 'c', 'd']) });
-  await goTo(page, studio, 'Batches');
+  await openScreen(page, studio, 'Batches');
   for (const id of [holder.batch.id, phases.batch.id])
     await expect(page.getByTestId(`batch-${id}`).getByTestId('batch-status')).toHaveText('Completed', {
       timeout: 60_000,
@@ -199,7 +194,7 @@ test.describe('with a slower gateway', () => {
   }) => {
     const result = await studio.call('batches.submit', { draft: draft('Lost on the server', ['x', 'y']) });
     const id = result.batch.id as string;
-    await goTo(page, studio, 'Batches');
+    await openScreen(page, studio, 'Batches');
     const card = page.getByTestId(`batch-${id}`);
     await expect(card.getByTestId('batch-status')).toHaveText(/Queued|Running/);
     await vanish(studio, id);
@@ -217,7 +212,7 @@ test('Refresh from server marks a deleted batch gone and adds one made by anothe
   studio,
 }) => {
   const ours = await studio.call('batches.submit', { draft: draft('Ours, then deleted', ['o']) });
-  await goTo(page, studio, 'Batches');
+  await openScreen(page, studio, 'Batches');
   const card = page.getByTestId(`batch-${ours.batch.id}`);
   await expect(card.getByTestId('batch-download')).toHaveText('In the library', { timeout: 60_000 });
 
@@ -250,7 +245,7 @@ test.describe('batches finishing together share the one download slot', () => {
     page,
     studio,
   }) => {
-    await goTo(page, studio, 'Batches');
+    await openScreen(page, studio, 'Batches');
     const lost = await studio.call('batches.submit', { draft: draft('Deleted on the server', ['gone']) });
     await vanish(studio, lost.batch.id);
     // Every answer now takes 12 s: the first download holds the account's one slot that long, and

@@ -2,9 +2,9 @@ import {
   batchInLibrary,
   expect,
   expectNoSeriousA11yIssues,
-  openStudio,
   screenshotBothThemes,
   test,
+  openScreen,
 } from './studio-fixture';
 
 const PROMPTS = [
@@ -21,11 +21,7 @@ test('push the picks of a reviewed batch into the knowledge base and find them w
   studio,
 }) => {
   await batchInLibrary(studio, 'tea', 'Tea set', PROMPTS);
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
   await page.getByTestId('library-search').fill('teapot');
   await expect(page.getByTestId('library-count')).toContainText('1 of 6');
   await page.getByTestId('library-search').fill('');
@@ -85,11 +81,7 @@ test('every row over the limit says why, all rows are listed, and a refused uplo
   page,
   studio,
 }) => {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Knowledge base' })
-    .click();
+  await openScreen(page, studio, 'Knowledge base');
   await page.getByRole('button', { name: 'Paste' }).click();
   const longAnswer = 'Cold-press paper grain shows through every wash. '.repeat(350).trim();
   const lines = Array.from({ length: 40 }, (_, i) =>

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { expect, openStudio, test } from './studio-fixture';
+import { expect, test, openScreen } from './studio-fixture';
 
 const FOLDERS = 15;
 const PER_FOLDER = 200;
@@ -95,11 +95,7 @@ test('3,000 images copied in while the studio runs, culled and searched offline,
   });
   await studio.call('profiles.activate', { id: away.id });
 
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
   await expect(page.getByText(/The library is empty/).first()).toBeVisible();
 
   // Copied in the file manager while the Library is open: the gallery fills with no reload.
@@ -150,11 +146,7 @@ test('3,000 images copied in while the studio runs, culled and searched offline,
   await studio.restart(() =>
     writeFileSync(join(root, '.catalog', 'library.sqlite'), 'damaged '.repeat(2000)),
   );
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
   await expect(count).toContainText('2,800', { timeout: 30_000 });
   await expect(cells.nth(0)).toHaveAttribute('data-mark', 'picked');
   await expect(cells.nth(2)).toHaveAttribute('data-stars', '3');
@@ -163,11 +155,7 @@ test('3,000 images copied in while the studio runs, culled and searched offline,
 
   // And deleted outright: the same.
   await studio.restart(() => rmSync(join(root, '.catalog'), { recursive: true, force: true }));
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
   await expect(count).toContainText('2,800', { timeout: 30_000 });
   await page.getByTestId('library-search').fill('青花');
   await expect(count).toContainText(`${mentioning('青花', 1)} of 2,800`);

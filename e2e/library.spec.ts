@@ -7,9 +7,9 @@ import {
   batchInLibrary,
   expect,
   expectNoSeriousA11yIssues,
-  openStudio,
   screenshotBothThemes,
   test,
+  openScreen,
 } from './studio-fixture';
 
 const PROMPTS = Array.from({ length: 24 }, (_, i) =>
@@ -42,11 +42,7 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
 }) => {
   const folder = await batchInLibrary(studio, 'img', 'Library review', PROMPTS);
   const settings = await studio.call('settings.get');
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
   const cells = page.getByTestId('library-cell');
   await expect(page.getByTestId('library-count')).toContainText('24 of 24');
   await expect(cells.first().locator('img')).toBeVisible();
@@ -180,11 +176,7 @@ test('the library tells the truth: search scope, damaged folders, stars by mouse
   const { libraryDir } = await studio.call('settings.get');
   cpSync(join(libraryDir, folder), join(libraryDir, 'damaged copy'), { recursive: true });
   writeFileSync(join(libraryDir, 'damaged copy', 'batch.json'), '{batch: {"id": "x"}}');
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Library' })
-    .click();
+  await openScreen(page, studio, 'Library');
 
   // The search box says what it searches, and does it: a batch name finds its images.
   const search = page.getByRole('searchbox', { name: 'Search prompts, batch names and ids' });

@@ -1,14 +1,10 @@
-import { expect, expectNoSeriousA11yIssues, openStudio, screenshotBothThemes, test } from './studio-fixture';
+import { expect, expectNoSeriousA11yIssues, screenshotBothThemes, test, openScreen } from './studio-fixture';
 
 test('generate, edit twice in a chain, save to the library, and find the three images there', async ({
   page,
   studio,
 }) => {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Realtime' })
-    .click();
+  await openScreen(page, studio, 'Realtime');
   await expect(page.getByTestId('rt-model')).toHaveValue('imgvendor-3.1-flash-image');
   // Pro models are not offered the Flash-only ratios.
   await page.getByTestId('rt-model').selectOption('imgvendor-3-pro-image');
@@ -70,11 +66,7 @@ test('generate, edit twice in a chain, save to the library, and find the three i
 });
 
 test('a content-policy refusal says so first, with the code and request id', async ({ page, studio }) => {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Realtime' })
-    .click();
+  await openScreen(page, studio, 'Realtime');
   await expect(page.getByTestId('rt-model')).toHaveValue('imgvendor-3.1-flash-image');
   await page.getByTestId('rt-prompt').fill('A fox in the snow [blocked]');
   await page.getByTestId('rt-generate').click();

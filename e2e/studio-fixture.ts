@@ -101,6 +101,12 @@ export async function openStudio(page: Page, studio: RunningStudio): Promise<voi
   await expect(page.getByRole('navigation', { name: /Main navigation|主导航/ })).toBeVisible();
 }
 
+/** Opens the studio and goes to one screen by the sidebar, as a person would. */
+export async function openScreen(page: Page, studio: RunningStudio, screen: string): Promise<void> {
+  await openStudio(page, studio);
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: screen }).click();
+}
+
 /** Pastes text into an element as a person would with Ctrl+V. */
 export async function pasteText(page: Page, selector: string, text: string): Promise<void> {
   await page.locator(selector).focus();
@@ -215,11 +221,7 @@ export async function pngBytes(color: string, size = 96): Promise<number[]> {
 
 /** Opens the studio on Compose, with the grid ready for typing. */
 export async function gotoCompose(page: Page, studio: RunningStudio): Promise<void> {
-  await openStudio(page, studio);
-  await page
-    .getByRole('navigation', { name: 'Main navigation' })
-    .getByRole('link', { name: 'Compose' })
-    .click();
+  await openScreen(page, studio, 'Compose');
   await expect(page.getByTestId('new-row')).toBeVisible();
 }
 

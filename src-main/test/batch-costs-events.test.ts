@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchView, CostSummary } from '../../src-shared/batch-view';
-import type { Draft } from '../../src-shared/draft';
 import { studioEvents } from '../../src-shared/studio-api';
+import { promptsDraft } from './prompts-draft';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 // The Batches screen keeps its cost totals from `costs.changed` alone: these are the figures it shows.
 const services = await startServices();
 
-function draft(name: string, prompts: string[]): Draft {
-  return {
-    id: `costs-${name}`,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-}
+const draft = (name: string, prompts: string[]) => promptsDraft(`costs-${name}`, name, prompts);
 
 describe('cost totals travel with the batch events', () => {
   it('pushes the totals only when money moved, equal to batches.costs, down to the settled figures', async () => {

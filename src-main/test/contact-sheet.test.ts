@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './prompts-draft';
+import { call, startServices, submitAndDownload } from './studio-fixture';
 
 const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸，水彩风格', 'A green teapot on oak'];
 
@@ -22,25 +23,7 @@ describe('contact sheets', () => {
         return join(saved, name);
       },
     });
-    const draft = {
-      id: `sheet-${Date.now()}`,
-      name: 'Autumn mugs',
-      model: 'imgvendor-3.1-flash-image',
-      items: PROMPTS.map((prompt, i) => ({
-        customId: `p${i + 1}`,
-        prompt,
-        outputCount: 1,
-        referenceIds: [],
-      })),
-      sharedReferenceIds: [],
-      references: [],
-      responseMime: 'image/png',
-    };
-    const { batch } = await call(services, 'batches.submit', { draft });
-    await waitUntil(
-      () => call(services, 'batches.get', { id: batch.id }),
-      (b: any) => b.download.state === 'done',
-    );
+    await submitAndDownload(services, promptsDraft(`sheet-${Date.now()}`, 'Autumn mugs', PROMPTS, 'p'));
     const { items } = await call(services, 'library.query', { sort: 'oldest' });
     const ids = (items as { id: string; prompt: string }[]).map((i) => i.id);
     await call(services, 'library.mark', { ids: [ids[1]], mark: 'picked', stars: 4 });
@@ -92,21 +75,7 @@ describe('contact sheets', () => {
 
   it('a dismissed save dialog writes nothing', async () => {
     const services = await startServices({ pickSavePath: async () => null });
-    const { batch } = await call(services, 'batches.submit', {
-      draft: {
-        id: `sheet-none-${Date.now()}`,
-        name: 'Nothing',
-        model: 'imgvendor-3.1-flash-image',
-        items: [{ customId: 'a', prompt: 'one', outputCount: 1, referenceIds: [] }],
-        sharedReferenceIds: [],
-        references: [],
-        responseMime: 'image/png',
-      },
-    });
-    await waitUntil(
-      () => call(services, 'batches.get', { id: batch.id }),
-      (b: any) => b.download.state === 'done',
-    );
+    await submitAndDownload(services, promptsDraft(`sheet-none-${Date.now()}`, 'Nothing', ['one'], 'a'));
     const { items } = await call(services, 'library.query', {});
     const out = await call(services, 'library.exportContactSheet', { ids: [items[0].id], options: {} });
     expect(out).toMatchObject({ canceled: true, path: null, images: 0 });

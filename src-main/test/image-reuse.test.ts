@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, submitAndDownload } from './studio-fixture';
 
 const services = await startServices();
 
-async function submitAndDownload(name: string, items: object[], references: object[] = []) {
+async function batchInLibrary(name: string, items: object[], references: object[] = []) {
   const draft = {
     id: `${name}-${Date.now()}`,
     name,
@@ -15,18 +15,14 @@ async function submitAndDownload(name: string, items: object[], references: obje
     references,
     responseMime: 'image/png',
   };
-  const { batch } = await call(services, 'batches.submit', { draft });
-  await waitUntil(
-    () => call(services, 'batches.get', { id: batch.id }),
-    (b: any) => b.download.state === 'done',
-  );
+  const batch = await submitAndDownload(services, draft);
   const { items: images } = await call(services, 'library.query', { batchId: batch.id });
   return { batchId: batch.id as string, images: images as { id: string; prompt: string }[] };
 }
 
 describe('reusing an image', () => {
   it('a library image used as a reference reaches the gateway byte for byte, and lineage and the recipe follow it', async () => {
-    const first = await submitAndDownload('Originals', [
+    const first = await batchInLibrary('Originals', [
       { customId: 'mug', prompt: 'A ceramic mug on linen', outputCount: 1, referenceIds: [] },
     ]);
     const original = first.images[0]!;
@@ -39,7 +35,7 @@ describe('reusing an image', () => {
     const fromPreview = await call(services, 'reuse.reference', { batchId: first.batchId, customId: 'mug' });
     expect(fromPreview).toMatchObject({ id: reference.id, sourceImageId: original.id });
 
-    const second = await submitAndDownload(
+    const second = await batchInLibrary(
       'Variations',
       [{ customId: 'again', prompt: 'The same mug, in blue', outputCount: 1, referenceIds: [reference.id] }],
       [reference],

@@ -4,26 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBrowserMode } from '../web/browser-mode';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './prompts-draft';
+import { call, startServices, submitAndDownload } from './studio-fixture';
 import type { StudioServices } from '../services/studio-services';
 
 const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸', 'A blue whale [fail]', 'A green teapot'];
 
 async function downloadedLibrary(services: StudioServices): Promise<string[]> {
-  const draft = {
-    id: `export-${Date.now()}`,
-    name: 'Export test',
-    model: 'imgvendor-3.1-flash-image',
-    items: PROMPTS.map((prompt, i) => ({ customId: `p${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-  const { batch } = await call(services, 'batches.submit', { draft });
-  await waitUntil(
-    () => call(services, 'batches.get', { id: batch.id }),
-    (b: any) => b.download.state === 'done',
-  );
+  await submitAndDownload(services, promptsDraft(`export-${Date.now()}`, 'Export test', PROMPTS, 'p'));
   const { items } = await call(services, 'library.query', {});
   return (items as { id: string }[]).map((i) => i.id);
 }

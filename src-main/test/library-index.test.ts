@@ -6,24 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { LibraryCatalog } from '../services/library/library-catalog';
 import { embedPngText } from '../services/library/png-text';
 import { ThumbnailService } from '../services/library/thumbnails';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './prompts-draft';
+import { call, startServices, submitAndDownload } from './studio-fixture';
 
 const services = await startServices();
 
 async function downloadedBatch(prompts: string[]): Promise<string> {
-  const draft = {
-    id: `lib-${Date.now()}`,
-    name: 'Library test',
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({ customId: `p${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-  const { batch } = await call(services, 'batches.submit', { draft });
-  const done = await waitUntil(
-    () => call(services, 'batches.get', { id: batch.id }),
-    (b: any) => b.download.state === 'done',
+  const done = await submitAndDownload(
+    services,
+    promptsDraft(`lib-${Date.now()}`, 'Library test', prompts, 'p'),
   );
   return join((await call(services, 'settings.get')).libraryDir, done.download.folder);
 }

@@ -3,30 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LibraryCatalog } from '../services/library/library-catalog';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './prompts-draft';
+import { call, startServices, submitAndDownload } from './studio-fixture';
 
 const services = await startServices();
 
 async function downloadedBatch(name: string, prompts: string[]): Promise<string> {
-  const draft = {
-    id: `truth-${Date.now()}`,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({
-      customId: `row-${i + 1}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-  const { batch } = await call(services, 'batches.submit', { draft });
-  const done = await waitUntil(
-    () => call(services, 'batches.get', { id: batch.id }),
-    (b: any) => b.download.state === 'done',
-  );
+  const done = await submitAndDownload(services, promptsDraft(`truth-${Date.now()}`, name, prompts, 'row-'));
   return join((await call(services, 'settings.get')).libraryDir, done.download.folder);
 }
 

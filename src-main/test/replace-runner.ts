@@ -10,9 +10,9 @@
 import Conf from 'conf';
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Draft } from '../../src-shared/draft';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices } from '../services/studio-services';
+import { promptsDraft } from './prompts-draft';
 
 const { values } = parseArgs({
   options: {
@@ -64,22 +64,13 @@ const quiet = () =>
           (b.status !== 'completed' || ['done', 'failed', 'unavailable'].includes(b.download.state))),
     );
 
-function draftOf(id: string, name: string): Draft {
-  return {
+const draftOf = (id: string, name: string) =>
+  promptsDraft(
     id,
     name,
-    model: 'imgvendor-3.1-flash-image',
-    items: Array.from({ length: 3 }, (_, n) => ({
-      customId: `r-${n + 1}`,
-      prompt: `${name} item ${n + 1}`,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-}
+    [1, 2, 3].map((n) => `${name} item ${n}`),
+    'r-',
+  );
 const countRenames = () => ((globalThis as { countRenames?: boolean }).countRenames = true);
 const renameCount = () => (globalThis as { renameCount?: number }).renameCount ?? 0;
 

@@ -45,6 +45,15 @@ export async function call(services: StudioServices, method: string, input: unkn
   return result.value;
 }
 
+/** Submits a draft and waits until its batch is in the library; answers the batch as it then is. */
+export async function submitAndDownload(services: StudioServices, draft: unknown): Promise<any> {
+  const { batch } = await call(services, 'batches.submit', { draft });
+  return waitUntil(
+    () => call(services, 'batches.get', { id: batch.id }),
+    (b: any) => b.download.state === 'done',
+  );
+}
+
 /** Waits until a condition on the studio's state holds, as a person watching the screen would. */
 export async function waitUntil<T>(
   probe: () => T | Promise<T>,
