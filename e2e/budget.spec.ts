@@ -76,6 +76,8 @@ test('a submit that would cross the monthly budget asks first; one that would no
   expect(await batches(studio)).toHaveLength(2);
 
   await page.getByTestId('language-select').selectOption('zh-CN');
+  // Clicked once the screen reads Chinese, as a person would: the question is worded at the click.
+  await expect(page.getByTestId('submit-batch')).toContainText('提交');
   await page.getByTestId('submit-batch').click();
   await expect(dialog.getByTestId('confirm-message')).toContainText('超出每月预算');
   await expect(page.getByTestId('budget-meter')).toContainText('本月');
