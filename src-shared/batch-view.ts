@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { earlierSendSchema } from './send-refusal';
 import { studioErrorSchema } from './studio-error';
 
 /** The batch states of the spec, in the order a batch moves through them. */
@@ -101,16 +102,8 @@ export const submissionViewSchema = z.object({
 export type SubmissionView = z.infer<typeof submissionViewSchema>;
 
 /** The last time a draft with the same content was sent from the active profile, if ever. */
-export const sentDraftSchema = z
-  .object({
-    submissionId: z.string(),
-    state: z.enum(['sending', 'unknown', 'created']),
-    batchId: z.string().optional(),
-    taskName: z.string(),
-    /** Unix milliseconds. */
-    sentAt: z.number().int(),
-  })
-  .nullable();
+/** The last send of some content from the active profile, if any: the same record a refusal names. */
+export const sentDraftSchema = earlierSendSchema.nullable();
 export type SentDraft = z.infer<typeof sentDraftSchema>;
 
 export const costDaySchema = z.object({

@@ -9,6 +9,7 @@ import {
   submissionViewSchema,
 } from './batch-view';
 import { connectionStatusSchema } from './connection';
+import { sendConfirmationSchema } from './send-refusal';
 import { draftSchema, referenceImageSchema } from './draft';
 import { realtimeGenerateSchema, realtimeJobSchema } from './realtime-view';
 import { kbCheckedRowSchema, kbModeSchema, kbPushSchema, kbRowSchema, kbSearchResultSchema } from './kb-view';
@@ -85,14 +86,27 @@ export const studioMethods = {
   'batches.list': { input: none, output: z.array(batchViewSchema) },
   'batches.get': { input: byId, output: batchViewSchema },
   'batches.items': { input: byId, output: z.array(batchItemViewSchema) },
-  /** Sends a draft as a batch, exactly once; the answer carries the estimate and the hold. */
+  /**
+   * Sends a draft as a batch, exactly once; the answer carries the estimate and the hold. Main's send
+   * guard refuses content being sent (STUDIO_SEND_IN_PROGRESS), content sent before unless `confirm`
+   * names that submission (STUDIO_SENT_BEFORE), and a send past the budget unless confirmed
+   * (STUDIO_BUDGET_CONFIRM). `timeZone` sets the budget's month (main's own zone when absent).
+   */
   'batches.submit': {
-    input: z.object({ draft: draftSchema, parentBatchId: z.string().optional() }).strict(),
+    input: z
+      .object({
+        draft: draftSchema,
+        parentBatchId: z.string().optional(),
+        confirm: sendConfirmationSchema.optional(),
+        timeZone: timeZoneSchema.optional(),
+      })
+      .strict(),
     output: submitResultSchema,
   },
   /**
-   * One draft on several models: one batch per model, as one run. `runId` is made by the window
-   * once per click: the same run sent again creates nothing new.
+   * One draft on several models: one batch per model, as one run, under the same guard as a submit
+   * (all models decided before any is sent). `runId` is made by the window once per click: the same
+   * run sent again creates nothing new.
    */
   'batches.submitRun': {
     input: z
@@ -100,6 +114,8 @@ export const studioMethods = {
         runId: z.string().regex(/^[\w-]{8,64}$/),
         draft: draftSchema,
         models: z.array(z.string().min(1).max(200)).min(1).max(RUN_MAX_MODELS),
+        confirm: sendConfirmationSchema.optional(),
+        timeZone: timeZoneSchema.optional(),
       })
       .strict(),
     output: z.object({ runId: z.string(), results: z.array(submitResultSchema) }),
@@ -144,7 +160,17 @@ export const studioMethods = {
     input: z.object({ id: z.string().min(1), deleteLocalFiles: z.boolean().default(false) }).strict(),
     output: z.boolean(),
   },
-  'batches.retryFailed': { input: byId, output: submitResultSchema },
+  /** A batch of the failed items only: at most one per failed set unless `confirm` names the earlier. */
+  'batches.retryFailed': {
+    input: z
+      .object({
+        id: z.string().min(1),
+        confirm: sendConfirmationSchema.optional(),
+        timeZone: timeZoneSchema.optional(),
+      })
+      .strict(),
+    output: submitResultSchema,
+  },
   'batches.costs': { input: none, output: costSummarySchema },
   /** The active profile's spending per day (estimated, held, actual, spent) in the user's time zone. */
   'batches.spending': { input: spendingQuerySchema, output: spendingSchema },

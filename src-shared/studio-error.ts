@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetQuestionSchema, earlierSendSchema } from './send-refusal';
 
 /**
  * An error as people see it, and as it crosses from main to renderer: the gateway's code and
@@ -13,6 +14,10 @@ export const studioErrorSchema = z.object({
   /** Whether sending the same request again is safe and may succeed. */
   retryable: z.boolean(),
   source: z.enum(['gateway', 'network', 'studio']),
+  /** A refused paid send: the earlier submissions of the same content, for the "send again?" question. */
+  earlier: z.array(earlierSendSchema).optional(),
+  /** A refused paid send: the budget it would cross, for the "go past the budget?" question. */
+  budget: budgetQuestionSchema.optional(),
 });
 export type StudioErrorView = z.infer<typeof studioErrorSchema>;
 
@@ -23,6 +28,8 @@ export class StudioError extends Error {
   readonly requestId?: string;
   readonly retryable: boolean;
   readonly source: StudioErrorView['source'];
+  readonly earlier?: StudioErrorView['earlier'];
+  readonly budget?: StudioErrorView['budget'];
 
   constructor(
     view: Omit<StudioErrorView, 'retryable' | 'source'> &
@@ -35,6 +42,8 @@ export class StudioError extends Error {
     this.requestId = view.requestId;
     this.retryable = view.retryable ?? false;
     this.source = view.source ?? 'studio';
+    this.earlier = view.earlier;
+    this.budget = view.budget;
   }
 
   toView(): StudioErrorView {
@@ -45,6 +54,8 @@ export class StudioError extends Error {
       ...(this.requestId !== undefined ? { requestId: this.requestId } : {}),
       retryable: this.retryable,
       source: this.source,
+      ...(this.earlier ? { earlier: this.earlier } : {}),
+      ...(this.budget ? { budget: this.budget } : {}),
     };
   }
 

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo } from '../../src-shared/studio-api';
 import type { StudioErrorView } from '../../src-shared/studio-error';
 import { BatchEngine } from './batches/batch-engine';
 import type { Clock } from './batches/batch-poller';
+import { SendGuard } from './batches/send-guard';
+import { SpendingService } from './batches/spending';
 import { ConnectionMonitor } from './connection/connection-monitor';
 import { lockDataFolder } from './data-folder-lock';
 import { DraftStore } from './drafts/draft-store';
@@ -38,6 +39,7 @@ import { ReferenceStore } from './references/reference-store';
 import { redact, type SecretStore } from './secrets/secret-store';
 import type { KeyValueStore } from './settings/key-value-store';
 import { SettingsService } from './settings/settings-service';
+import { makeDirSync } from './library/atomic-file';
 
 export interface StudioServicesOptions {
   host: AppInfo['host'];
@@ -76,6 +78,8 @@ export interface StudioServices {
   settings: SettingsService;
   profiles: ProfileService;
   batches: BatchEngine;
+  /** The one gate of every paid batch. */
+  sends: SendGuard;
   sandbox: Sandbox;
   close(): Promise<void>;
 }
@@ -85,7 +89,7 @@ export interface StudioServices {
  * the one table both hosts serve. Logic lives in the services and handler modules, not here.
  */
 export async function createStudioServices(options: StudioServicesOptions): Promise<StudioServices> {
-  mkdirSync(options.dataDir, { recursive: true });
+  makeDirSync(options.dataDir);
   // The log first, so that a refused lock (another studio on this folder) is on record too. Nothing
   // before the profiles exist handles a key; from then on every line is redacted with their keys.
   let keysToRedact: () => readonly (string | undefined)[] = () => [];
@@ -150,6 +154,20 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     speedFor: (profileId) =>
       profiles.resolve(profileId).kind === 'sandbox' ? sandboxSpeed : (options.gatewaySpeed ?? 1),
   });
+  const sends = new SendGuard({
+    submissions: batches.submissions,
+    submitter: batches.submitter,
+    store: batches.store,
+    activeProfileId: () => profiles.active().id,
+    clientFor: (profileId) => batches.clientFor(profileId),
+    // Removed batches count: removing a batch from the list does not give back what it cost.
+    budget: (profileId, query, pending) =>
+      new SpendingService({
+        profileId: () => profileId,
+        batches: () => batches.list({ includeRemoved: true, profileId }),
+        monthlyBudget: () => profiles.resolve(profileId).monthlyBudget ?? null,
+      }).check(query, pending),
+  });
 
   const handlers: StudioHandlers = {
     ...settingsHandlers({
@@ -167,7 +185,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       pickFolder: options.pickFolder,
       openExternal: options.openExternal,
     }),
-    ...batchHandlers({ batches, references, profiles, openPath: options.openPath }),
+    ...batchHandlers({ batches, sends, references, profiles, openPath: options.openPath }),
     ...kbHandlers({ profiles, pushes: kbPushes, searches: kbSearches, library }),
     ...realtimeHandlers(realtime, profiles),
     ...libraryHandlers({
@@ -210,6 +228,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     settings,
     profiles,
     batches,
+    sends,
     sandbox,
     close: async () => {
       batches.stop();

@@ -63,8 +63,14 @@ describe('one draft on several models', () => {
     expect(side.map((i: any) => i.model)).toEqual([...MODELS].sort());
     expect(new Set(side.map((i: any) => i.customId))).toEqual(new Set(['mug']));
 
-    // A new click is a new run: it sends again.
-    await call(services, 'batches.submitRun', { runId: 'run-2026-11-23-d4e5f6', draft, models: [MODELS[1]] });
+    // A new click is a new run of content already sent: main refuses it until the user confirms
+    // that earlier batch, then it sends again.
+    const next = { runId: 'run-2026-11-23-d4e5f6', draft, models: [MODELS[1]] };
+    const refused = await services.dispatch('batches.submitRun', next);
+    expect(!refused.ok && refused.error.code).toBe('STUDIO_SENT_BEFORE');
+    expect(atSandbox()).toBe(2);
+    const earlier = !refused.ok ? refused.error.earlier!.map((e) => e.submissionId) : [];
+    await call(services, 'batches.submitRun', { ...next, confirm: { resendOf: earlier } });
     expect(atSandbox()).toBe(3);
   });
 

@@ -178,7 +178,7 @@ describe('a session ended while a create waited for its answer', () => {
     expect(batches[0]!.taskName).toBe(d.name);
     expect(next.sandbox.inspect().accounts[KEY]!.batches).toBe(1);
     const resumed = await waitUntil(
-      () => next.batches.submissionsList().concat(seen),
+      () => next.sends.submissionsList().concat(seen),
       (list) => list.some((s) => s.resumed),
     );
     expect(resumed.find((s) => s.resumed)?.taskName).toBe(d.name);

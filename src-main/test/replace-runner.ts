@@ -54,7 +54,7 @@ const settled = () =>
 /** Nothing being sent, every batch finished on the server, and each completed one in the library or given up on. */
 const quiet = () =>
   settled() &&
-  services.batches.submissionsList().every((s) => s.state === 'failed') &&
+  services.sends.submissionsList().every((s) => s.state === 'failed') &&
   services.batches
     .list()
     .every(

@@ -3,9 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { downloadOffer, inLibrary as isInLibrary } from '../../src-shared/batch-display-state';
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
-import { confirmAction } from '../shell/confirm-store';
+import { StudioError } from '../../src-shared/studio-error';
+import { useAgo } from '../compose/time-ago';
+import { confirmAction, withdrawQuestion } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useMoney } from './money';
+import { sendWithQuestions } from './send-questions';
+import { userTimeZone } from './use-spending';
 import { useBatchActions } from './use-batch-actions';
 
 /** The time a download was asked for, read in event handlers only. */
@@ -22,7 +26,30 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
   const { ask, pending, error } = useBatchActions();
   const go = useNavigation((s) => s.go);
   const money = useMoney();
+  const ago = useAgo();
   const id = b.id;
+  // Retry failed costs money: off in the click itself, before anything is awaited.
+  const retrying = useRef(false);
+  const [retryBusy, setRetryBusy] = useState(false);
+  // A question about this batch follows it: when its state changes while the question is open, the
+  // question is withdrawn with a word, since what it said ("the hold goes back") may no longer hold.
+  const about = `batch:${id}`;
+  const askedAt = useRef<string>(undefined);
+  const [withdrawn, setWithdrawn] = useState<string>();
+  useEffect(() => {
+    if (askedAt.current === undefined || askedAt.current === b.status) return;
+    askedAt.current = undefined;
+    if (withdrawQuestion(about)) setWithdrawn(b.status);
+  }, [b.status, about]);
+  const ask_ = async (message: string) => {
+    setWithdrawn(undefined);
+    askedAt.current = b.status;
+    try {
+      return await confirmAction(message, about);
+    } finally {
+      askedAt.current = undefined;
+    }
+  };
   const [folder, setFolder] = useState<string>();
   const [redownloaded, setRedownloaded] = useState<{
     kind: 'again' | 'missing';
@@ -55,7 +82,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
           <button
             type="button"
             onClick={async () => {
-              const yes = await confirmAction(
+              const yes = await ask_(
                 t(b.status === 'queued' ? 'batches.confirmCancelQueued' : 'batches.confirmCancelRunning', {
                   name: b.taskName || b.id,
                   hold: money(b.holdAmount),
@@ -101,7 +128,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
             data-testid="action-download-again"
             onClick={async () => {
               if (
-                !(await confirmAction(
+                !(await ask_(
                   t('batches.confirmDownloadAgain', {
                     name: b.taskName || b.id,
                     count: b.download.images ?? 0,
@@ -121,14 +148,29 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
           <button
             type="button"
             className="primary"
-            disabled={pending.retry.isPending}
+            disabled={retryBusy || pending.retry.isPending}
             data-testid="action-retry"
-            onClick={() =>
-              ask('retry').mutate(
-                { id },
-                { onSuccess: (result) => result.batch && go('batches', result.batch.id) },
-              )
-            }
+            onClick={async () => {
+              if (retrying.current) return;
+              retrying.current = true;
+              setRetryBusy(true);
+              const retry = ask('retry');
+              try {
+                const timeZone = userTimeZone();
+                const result = await sendWithQuestions(
+                  (confirm) => retry.mutateAsync({ id, confirm, timeZone }),
+                  { t, money, ago },
+                  StudioError.from,
+                );
+                if (result === undefined) retry.reset();
+                else if (result.batch) go('batches', result.batch.id);
+              } catch {
+                // The mutation keeps the error, and the screen shows it.
+              } finally {
+                retrying.current = false;
+                setRetryBusy(false);
+              }
+            }}
           >
             {t('batches.retryFailed')}
           </button>
@@ -146,7 +188,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
             type="button"
             className="danger"
             onClick={async () => {
-              if (await confirmAction(t('batches.confirmDeleteOutputs', { name: b.taskName })))
+              if (await ask_(t('batches.confirmDeleteOutputs', { name: b.taskName })))
                 ask('outputs').mutate({ id });
             }}
           >
@@ -158,7 +200,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
             type="button"
             className="danger"
             onClick={async () => {
-              if (!(await confirmAction(t('batches.confirmDeleteRecord', { name: b.taskName })))) return;
+              if (!(await ask_(t('batches.confirmDeleteRecord', { name: b.taskName })))) return;
               const deleteLocalFiles = inLibrary && (await confirmAction(t('batches.deleteLocalToo')));
               ask('record').mutate({ id, deleteLocalFiles }, { onSuccess: () => go('batches') });
             }}
@@ -167,6 +209,11 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
           </button>
         )}
       </div>
+      {withdrawn && (
+        <p className="notice" role="status" data-testid="question-withdrawn">
+          {t('batches.questionWithdrawn', { status: t(`status.${withdrawn}` as 'status.queued') })}
+        </p>
+      )}
       {redownloaded && (
         <p className="notice" role="status" data-testid="downloaded-again">
           {redownloaded.kind === 'missing'

@@ -43,6 +43,11 @@ export function BatchCard({
 }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
+  const costs = money.line({
+    estimate: batch.estimatedCost,
+    hold: batch.holdAmount,
+    actual: batch.actualCost,
+  });
   return (
     <li
       className={`card batch-card${child ? ' child' : ''}`}
@@ -75,9 +80,8 @@ export function BatchCard({
           })}
         </span>
         <span>
-          {t('batches.estimate')} {money(batch.estimatedCost)} · {t('batches.hold')} {money(batch.holdAmount)}
-          {batch.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')}{' '}
-          {money(batch.actualCost)}
+          {t('batches.estimate')} {costs.estimate} · {t('batches.hold')} {costs.hold}
+          {batch.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')} {costs.actual}
         </span>
         <span>{t('batches.created', { when: formatTime(batch.createdAt, i18n.language) })}</span>
         {batch.outputsExpireAt && (

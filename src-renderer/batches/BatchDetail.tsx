@@ -76,6 +76,7 @@ export function BatchDetail({ id }: { id: string }) {
   if (batch.error) return <ErrorNotice error={batch.error.toView()} />;
   if (!batch.data) return <p className="muted">{t('common.loading')}</p>;
   const b = batch.data;
+  const costs = money.line({ estimate: b.estimatedCost, hold: b.holdAmount, actual: b.actualCost });
 
   return (
     <section className="batch-detail" aria-labelledby="batch-title">
@@ -93,8 +94,8 @@ export function BatchDetail({ id }: { id: string }) {
           {t('batches.progress', { success: b.successCount, failed: b.failCount, total: b.itemCount })}
         </span>
         <span data-testid="detail-costs">
-          {t('batches.estimate')} {money(b.estimatedCost)} · {t('batches.hold')} {money(b.holdAmount)}
-          {b.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')} {money(b.actualCost)}
+          {t('batches.estimate')} {costs.estimate} · {t('batches.hold')} {costs.hold}
+          {b.terminal && ` ${t('batches.holdReleased')}`} · {t('batches.actual')} {costs.actual}
         </span>
         <span>{t('batches.created', { when: formatTime(b.createdAt, i18n.language) })}</span>
         {b.outputsExpireAt && (

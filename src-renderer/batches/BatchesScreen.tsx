@@ -94,9 +94,11 @@ export function BatchesScreen() {
             <strong>{t('batches.costsTitle')}:</strong>{' '}
             {t('batches.totalLine', {
               count: costs.data.totals.batches,
-              estimated: money(costs.data.totals.estimated),
-              held: money(costs.data.totals.held),
-              actual: money(costs.data.totals.actual),
+              ...money.line({
+                estimated: costs.data.totals.estimated,
+                held: costs.data.totals.held,
+                actual: costs.data.totals.actual,
+              }),
             })}
           </p>
           <p className="muted small" data-testid="costs-help">

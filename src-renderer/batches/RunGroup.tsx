@@ -81,13 +81,16 @@ export function RunGroup({ families, onOpen }: { families: Family[]; onOpen(id: 
         ))}
       </ul>
       <p className="muted small" data-testid="run-total">
-        {t('run.groupTotal', {
-          estimated: money(sum((b) => b.estimatedCost)),
-          // Only holds still outstanding: a settled or ended batch's hold went back to the balance.
-          held: money(sum((b) => (b.actualCost === null && !b.terminal ? b.holdAmount : 0))),
-          // Nothing settled yet: no actual cost to add up.
-          actual: batches.some((b) => b.actualCost !== null) ? money(sum((b) => b.actualCost)) : '—',
-        })}
+        {t(
+          'run.groupTotal',
+          money.line({
+            estimated: sum((b) => b.estimatedCost),
+            // Only holds still outstanding: a settled or ended batch's hold went back to the balance.
+            held: sum((b) => (b.actualCost === null && !b.terminal ? b.holdAmount : 0)),
+            // Nothing settled yet: no actual cost to add up.
+            actual: batches.some((b) => b.actualCost !== null) ? sum((b) => b.actualCost) : null,
+          }),
+        )}
       </p>
       {families.map((family) => (
         <FamilyCards key={family.root.id} family={family} onOpen={onOpen} />

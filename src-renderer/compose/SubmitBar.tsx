@@ -22,14 +22,16 @@ export function SubmitBar({
   const go = useNavigation((s) => s.go);
   const money = useMoney();
   const ago = useAgo();
-  const { result, run, lastSent, submitting } = submission;
+  const { result, run, lastSent, submitting, sendingElsewhere } = submission;
   const made = (run?.results ?? []).flatMap((r) => (r.batch ? [r.batch] : []));
   const sum = (pick: (b: (typeof made)[number]) => number) => made.reduce((s, b) => s + pick(b), 0);
   return (
     <>
       {lastSent && !result && !run && (
         <span className="muted" data-testid="sent-before">
-          {t('compose.sentAs', { name: lastSent.taskName, ago: ago(lastSent.sentAt) })}
+          {sendingElsewhere
+            ? t('compose.sendingElsewhere', { name: lastSent.taskName, ago: ago(lastSent.sentAt) })
+            : t('compose.sentAs', { name: lastSent.taskName, ago: ago(lastSent.sentAt) })}
         </span>
       )}
       <button
@@ -47,10 +49,10 @@ export function SubmitBar({
       </button>
       {result?.batch && (
         <div className="notice success-box submit-toast" role="status" data-testid="submit-result">
-          {t('compose.submitted', {
-            estimate: money(result.batch.estimatedCost),
-            hold: money(result.batch.holdAmount),
-          })}{' '}
+          {t(
+            'compose.submitted',
+            money.line({ estimate: result.batch.estimatedCost, hold: result.batch.holdAmount }),
+          )}{' '}
           <button type="button" onClick={() => go('batches', result.batch!.id)}>
             {t('compose.viewBatch')}
           </button>
@@ -63,8 +65,7 @@ export function SubmitBar({
         <div className="notice success-box submit-toast" role="status" data-testid="submit-result">
           {t('run.submitted', {
             count: made.length,
-            estimate: money(sum((b) => b.estimatedCost)),
-            hold: money(sum((b) => b.holdAmount)),
+            ...money.line({ estimate: sum((b) => b.estimatedCost), hold: sum((b) => b.holdAmount) }),
           })}{' '}
           <button type="button" onClick={() => go('batches')}>
             {t('run.viewRun')}

@@ -15,7 +15,12 @@ export function useExplain() {
  */
 export function ErrorNotice({ error, compact = false }: { error: StudioErrorView; compact?: boolean }) {
   const { t } = useTranslation();
-  const explanation = t(explanationKey(error, (key) => isMessageKey('errors', key)));
+  // A refused paid send names the earlier submission the explanation speaks of.
+  const earlier = error.earlier?.[0];
+  const explanation = t(
+    explanationKey(error, (key) => isMessageKey('errors', key)),
+    earlier ? { name: earlier.taskName } : {},
+  );
   // What the studio does about it next: only for what the gateway or the network said.
   const step = nextStep(error);
   const next =

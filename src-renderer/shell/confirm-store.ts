@@ -11,6 +11,8 @@ export interface Question {
   withText: boolean;
   /** The text the field starts with (a board's current name, to rename it). */
   initialText?: string;
+  /** What the question is about (a batch): when that changes, the question is withdrawn. */
+  about?: string;
   resolve(answer: Answer): void;
 }
 
@@ -19,10 +21,10 @@ export const useConfirmStore = create<{ question?: Question }>(() => ({}));
 
 let asked = 0;
 
-function ask(message: string, withText: boolean, initialText?: string): Promise<Answer> {
+function ask(message: string, withText: boolean, initialText?: string, about?: string): Promise<Answer> {
   return new Promise((resolve) => {
     useConfirmStore.getState().question?.resolve(false);
-    useConfirmStore.setState({ question: { id: ++asked, message, withText, initialText, resolve } });
+    useConfirmStore.setState({ question: { id: ++asked, message, withText, initialText, about, resolve } });
   });
 }
 
@@ -31,8 +33,19 @@ function ask(message: string, withText: boolean, initialText?: string): Promise<
  * cannot be styled or translated in its buttons, and is not part of the tab order). Resolves true
  * for yes. A second question while one is open answers the first one no.
  */
-export async function confirmAction(message: string): Promise<boolean> {
-  return (await ask(message, false)) !== false;
+export async function confirmAction(message: string, about?: string): Promise<boolean> {
+  return (await ask(message, false, undefined, about)) !== false;
+}
+
+/**
+ * Closes the open question about `about`, answering it no: what it asked about has changed (a batch
+ * finished while "Cancel it?" was open). Answers whether a question was withdrawn.
+ */
+export function withdrawQuestion(about: string): boolean {
+  const question = useConfirmStore.getState().question;
+  if (question?.about !== about) return false;
+  answerQuestion(false);
+  return true;
 }
 
 /** Asks for a line of text in the same modal (`window.prompt` does not exist in Electron). */

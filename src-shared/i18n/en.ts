@@ -227,6 +227,8 @@ export const en = {
     viewBatch: 'View batch',
     confirmResend: 'This draft was sent as “{{name}}” {{ago}}. Send it again, and pay for it again?',
     sentAs: 'Sent as “{{name}}” {{ago}}.',
+    sendingElsewhere:
+      'Being sent as “{{name}}” (started {{ago}}), from this or another window. Submit comes back once the gateway answers.',
     goToInvalid: 'Go to the next row that needs attention',
     splitOffer_one: 'This draft is over the limits of one batch. Split it into {{count}} batch?',
     splitOffer_other: 'This draft is over the limits of one batch. Split it into {{count}} batches?',
@@ -337,6 +339,8 @@ export const en = {
     confirmDeleteOutputs:
       'Delete the outputs of {{name}} on the gateway? Images already in your library stay.',
     confirmDeleteRecord: 'Remove {{name}} from the gateway and from this list?',
+    questionWithdrawn:
+      'The batch changed to {{status}} while you were being asked, so the question was closed and nothing was done. Ask again if you still want to.',
     deleteLocalToo: 'Also delete its folder from the library',
     back: 'All batches',
     cancelRequested: 'Cancel requested; waiting for the gateway.',
@@ -794,6 +798,12 @@ export const en = {
     STUDIO_NO_DRAFT:
       'This batch was created elsewhere, so the studio does not have its prompts and reference images.',
     STUDIO_NOTHING_TO_RETRY: 'No failed item of this batch matches a row of its draft.',
+    STUDIO_SEND_IN_PROGRESS:
+      'The same content is being sent as “{{name}}”. The studio waits for the gateway’s answer and never sends it twice; you can submit again once it has answered.',
+    STUDIO_SENT_BEFORE:
+      'The same content was already sent as “{{name}}”. It is sent again only after you confirm it.',
+    STUDIO_BUDGET_CONFIRM:
+      'This send would go past the monthly budget, or its cost cannot be estimated yet. It is sent only after you confirm it.',
     STUDIO_REFERENCE_MISSING: 'A reference image of the draft is no longer on this computer. Add it again.',
     STUDIO_ZIP_REJECTED:
       'The batch’s ZIP archive failed the studio’s checks (damaged, cut short, or not matching its manifest), so none of it was used. The studio downloads the images one by one instead and, if that fails too, tries again later; you can also press Download now.',

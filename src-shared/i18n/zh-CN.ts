@@ -221,6 +221,7 @@ export const zhCN: Messages = {
     viewBatch: '查看批次',
     confirmResend: '这份草稿已于{{ago}}以“{{name}}”发送过。要再次发送并再次付费吗？',
     sentAs: '已于{{ago}}以“{{name}}”发送。',
+    sendingElsewhere: '正以“{{name}}”发送中（{{ago}}开始，来自此窗口或另一个窗口）。网关答复后即可再次提交。',
     goToInvalid: '转到下一个需要修改的行',
     splitOffer_one: '此草稿超出单个批次的上限。要拆分为 {{count}} 个批次吗？',
     splitOffer_other: '此草稿超出单个批次的上限。要拆分为 {{count}} 个批次吗？',
@@ -330,6 +331,8 @@ export const zhCN: Messages = {
     folderAt: '文件夹：{{path}}',
     confirmDeleteOutputs: '删除网关上 {{name}} 的输出？已在图库中的图片会保留。',
     confirmDeleteRecord: '从网关和此列表中移除 {{name}}？',
+    questionWithdrawn:
+      '询问期间批次已变为“{{status}}”，因此问题已关闭，没有执行任何操作。如仍需要，请重新操作。',
     deleteLocalToo: '同时从图库删除其文件夹',
     back: '全部批次',
     cancelRequested: '已请求取消，等待网关处理。',
@@ -760,6 +763,10 @@ export const zhCN: Messages = {
     STUDIO_DRAFT_INVALID: '草稿不符合网关的规则。请先在“编排”中修改标出的行。',
     STUDIO_NO_DRAFT: '这个批次是在别处创建的，工作室没有它的提示词和参考图。',
     STUDIO_NOTHING_TO_RETRY: '这个批次没有能与草稿中某一行对应的失败项目。',
+    STUDIO_SEND_IN_PROGRESS:
+      '相同内容正以“{{name}}”发送中。工作室会等待网关的答复，绝不会重复发送；网关答复后即可再次提交。',
+    STUDIO_SENT_BEFORE: '相同内容已以“{{name}}”发送过。只有在你确认后才会再次发送。',
+    STUDIO_BUDGET_CONFIRM: '这次发送会超出每月预算，或暂时无法估算费用。只有在你确认后才会发送。',
     STUDIO_REFERENCE_MISSING: '草稿中的一张参考图已不在这台电脑上，请重新添加。',
     STUDIO_ZIP_REJECTED:
       '批次的 ZIP 压缩包未通过工作室的检查（已损坏、不完整或与清单不符），因此没有使用其中任何内容。工作室会改为逐张下载图片，如果仍然失败，会稍后自动重试；你也可以点击“立即下载”。',

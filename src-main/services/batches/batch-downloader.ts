@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
@@ -24,6 +24,7 @@ import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
 import sharp from 'sharp';
+import { makeDir } from '../library/atomic-file';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -470,7 +471,7 @@ export class BatchDownloader {
         });
         if (!data) continue;
         const file = `references/${names.take(safeName(`${ref.id.slice(0, 8)}-${ref.name.replace(/\.[^.]+$/, '')}`), EXTENSION_OF_MIME[ref.mime] ?? 'bin')}`;
-        await mkdir(join(staging, 'references'), { recursive: true });
+        await makeDir(join(staging, 'references'));
         await writeFile(join(staging, file), data);
         references.push({ id: ref.id, name: ref.name, mime: ref.mime, file });
       }

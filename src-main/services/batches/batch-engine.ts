@@ -1,19 +1,11 @@
-import { validateDraft } from '../../../src-shared/draft-rules';
-import { RUN_METADATA_KEY, runIdOf } from '../../../src-shared/batch-run';
+import { runIdOf } from '../../../src-shared/batch-run';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type {
-  BatchItemView,
-  BatchView,
-  CostSummary,
-  SentDraft,
-  SubmissionView,
-} from '../../../src-shared/batch-view';
-import { draftFingerprint } from '../../../src-shared/draft-fingerprint';
-import { customIdOf, expandedIds, rowOfTask, type Draft } from '../../../src-shared/draft';
+import type { BatchItemView, BatchView, CostSummary } from '../../../src-shared/batch-view';
+import { customIdOf, expandedIds, rowOfTask } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import { BatchClient, type ListFilters } from '../gateway/batch-client';
 import type { WireBatch } from '../gateway/batch-wire';
@@ -36,6 +28,7 @@ import { BatchSubmitter } from './batch-submitter';
 import { DownloadGate } from './download-gate';
 import { ProgressCoalescer } from './progress-coalescer';
 import { SubmissionStore, type Submission } from './submission-store';
+import { submissionView } from './send-guard';
 import { isTerminal, toView, type TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 
@@ -68,12 +61,10 @@ function notFound(id: string): StudioError {
 }
 
 /**
- * The batch engine: submits drafts exactly once, tracks every batch of every profile, polls the
+ * The batch engine: records what the send guard sends (send-guard.ts), tracks every batch of every profile, polls the
  * ones in flight, downloads completed ones into the library, and carries out the user's actions.
  * Everything it learns leaves as `batch.updated` events.
  */
-type RunResult = { runId: string; results: { submission: SubmissionView; batch?: BatchView }[] };
-
 export class BatchEngine {
   readonly store: BatchStore;
   readonly submissions: SubmissionStore;
@@ -87,7 +78,6 @@ export class BatchEngine {
   private folderChecks = new Map<string, string>();
   private reconciling: Promise<void> = Promise.resolve();
   private unsubscribe?: () => void;
-  private runs = new Map<string, Promise<RunResult>>();
   /** A few progress events a second per batch reach the pages, never one per network chunk. */
   private progress: ProgressCoalescer;
   /** The cost figures last pushed per profile, so an update that moves no money pushes none. */
@@ -445,21 +435,7 @@ export class BatchEngine {
   }
 
   private emitSubmission(s: Submission): void {
-    this.deps.events.emit('submission.updated', this.submissionView(s));
-  }
-
-  private submissionView(s: Submission): SubmissionView {
-    return {
-      id: s.id,
-      profileId: s.profileId,
-      taskName: s.draft.name,
-      state: s.state,
-      batchId: s.batchId,
-      attempts: s.attempts,
-      error: s.error,
-      createdAt: s.createdAt,
-      ...(s.resumedAt !== undefined ? { resumed: true } : {}),
-    };
+    this.deps.events.emit('submission.updated', submissionView(s));
   }
 
   // ---- what the StudioApi calls ----
@@ -468,9 +444,12 @@ export class BatchEngine {
    * The active profile's batches, newest first. A batch removed from the list is left out, except
    * where money is counted: removing a batch does not give back what it cost.
    */
-  list({ includeRemoved = false }: { includeRemoved?: boolean } = {}): BatchView[] {
+  list({
+    includeRemoved = false,
+    profileId = this.activeId(),
+  }: { includeRemoved?: boolean; profileId?: string } = {}): BatchView[] {
     return this.store
-      .list(this.activeId())
+      .list(profileId)
       .filter((b) => includeRemoved || !b.hidden)
       .sort((a, b) => b.remote.created_at - a.remote.created_at || (a.id < b.id ? 1 : -1))
       .map(toView);
@@ -488,103 +467,6 @@ export class BatchEngine {
     );
     if (next !== batch) this.changed(batch, next);
     return toView(next);
-  }
-
-  submissionsList(): SubmissionView[] {
-    return this.submissions
-      .list()
-      .filter((s) => s.profileId === this.activeId() && s.state !== 'created')
-      .map((s) => this.submissionView(s));
-  }
-
-  /**
-   * The newest submission of the active profile with the same content, sent or still being sent:
-   * kept on disk with the submission, so the question "send it again?" survives a restart.
-   * A failed submission bought nothing and does not count.
-   */
-  lastSent(fingerprint: string): SentDraft {
-    const profileId = this.activeId();
-    const match = this.submissions
-      .list()
-      .filter(
-        (s) =>
-          s.profileId === profileId &&
-          s.state !== 'failed' &&
-          (s.fingerprint ?? draftFingerprint(s.draft)) === fingerprint,
-      )
-      .at(-1);
-    if (!match || match.state === 'failed') return null;
-    const batch = match.batchId ? this.store.get(profileId, match.batchId) : undefined;
-    // A batch the user removed from the list is no reason to ask.
-    if (batch?.hidden) return null;
-    return {
-      submissionId: match.id,
-      state: match.state,
-      ...(match.batchId ? { batchId: match.batchId } : {}),
-      taskName: batch?.remote.task_name ?? match.draft.name,
-      sentAt: match.createdAt,
-    };
-  }
-
-  async submit(
-    draft: Draft,
-    parentBatchId?: string,
-  ): Promise<{ submission: SubmissionView; batch?: BatchView }> {
-    const profileId = this.activeId();
-    const submission = await this.submitter.submit(profileId, draft, parentBatchId);
-    if (submission.state === 'failed' && submission.error) throw StudioError.from(submission.error);
-    const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
-    return { submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined };
-  }
-
-  /**
-   * Sends one draft to several models as a run: one batch per model, each its own submission with
-   * its own Idempotency-Key, under the same exactly-once rules as a single batch. The run's id
-   * comes from the window: the same run sent again (a replayed click, an answer lost on the way)
-   * creates nothing new; a model whose outcome was left unknown is resent with its own key.
-   */
-  submitRun(runId: string, draft: Draft, models: string[]): Promise<RunResult> {
-    // Two sends of one run at the same moment (a double click) take turns: the second finds the
-    // submissions the first put on disk before sending, and sends nothing new.
-    const before = this.runs.get(runId) ?? Promise.resolve();
-    const run = before.catch(() => undefined).then(() => this.sendRun(runId, draft, models));
-    this.runs.set(runId, run);
-    void run.finally(() => this.runs.get(runId) === run && this.runs.delete(runId)).catch(() => undefined);
-    return run;
-  }
-
-  private async sendRun(runId: string, draft: Draft, models: string[]): Promise<RunResult> {
-    const profileId = this.activeId();
-    // Every model's batch is checked before any is sent: a run is not left half sent because the
-    // third model takes fewer reference images than the first.
-    for (const model of models) {
-      const report = validateDraft({ ...draft, model });
-      if (!report.ok)
-        throw new StudioError({
-          code: 'STUDIO_DRAFT_INVALID',
-          message: `The draft breaks the gateway's rules for ${model} (${report.rows.length} rows to fix${report.batch[0] ? `, first: ${report.batch[0].code}` : ''}).`,
-        });
-    }
-    const results: { submission: SubmissionView; batch?: BatchView }[] = [];
-    for (const model of [...new Set(models)]) {
-      const earlier = this.submissions
-        .list()
-        .find(
-          (s) => s.profileId === profileId && runIdOf(s.draft.metadata) === runId && s.draft.model === model,
-        );
-      const submission = earlier
-        ? earlier.state === 'sending' || earlier.state === 'unknown'
-          ? await this.submitter.send(earlier)
-          : earlier
-        : await this.submitter.submit(profileId, {
-            ...draft,
-            model,
-            metadata: { ...draft.metadata, [RUN_METADATA_KEY]: runId },
-          });
-      const batch = submission.batchId ? this.store.get(profileId, submission.batchId) : undefined;
-      results.push({ submission: this.submissionView(submission), batch: batch ? toView(batch) : undefined });
-    }
-    return { runId, results };
   }
 
   /** Brings in the server's list for the profile: batches created elsewhere appear, without prompts. */
@@ -786,45 +668,6 @@ export class BatchEngine {
       download: deleteLocalFiles ? { state: 'none', attempts: 0 } : batch.download,
     });
     this.emitUpdated(after);
-  }
-
-  /**
-   * A new batch of the failed items only, from the parent's saved draft: the same prompts and
-   * reference images, and for each row just as many outputs as failed. Linked to the family's root.
-   */
-  async retryFailed(id: string): Promise<{ submission: SubmissionView; batch?: BatchView }> {
-    const batch = this.find(id);
-    const draft = batch.submissionId ? this.submissions.get(batch.submissionId)?.draft : undefined;
-    if (!draft) {
-      throw new StudioError({
-        code: 'STUDIO_NO_DRAFT',
-        message: 'This batch was created elsewhere; the studio does not have its prompts and references.',
-      });
-    }
-    const failed = await this.clientFor(batch.profileId).items(id, 'failed');
-    const counts = new Map<number, number>();
-    for (const item of failed) {
-      const row = rowOfTask(draft, item.custom_id);
-      if (row) counts.set(row.index, (counts.get(row.index) ?? 0) + 1);
-    }
-    if (counts.size === 0)
-      throw new StudioError({
-        code: 'STUDIO_NOTHING_TO_RETRY',
-        message: 'No failed item of this batch can be matched to its draft.',
-      });
-    const items = [...counts.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, count]) => ({ ...draft.items[index]!, outputCount: count }));
-    const used = new Set([...draft.sharedReferenceIds, ...items.flatMap((i) => i.referenceIds)]);
-    const retry: Draft = {
-      ...draft,
-      id: `${draft.id}-retry-${Date.now()}`,
-      name: `${draft.name.replace(/ \(retry( \d+)?\)$/, '')} (retry)`,
-      items,
-      references: draft.references.filter((r) => used.has(r.id)),
-      updatedAt: Date.now(),
-    };
-    return this.submit(retry, batch.rootBatchId);
   }
 
   /** What a profile's batches cost: answered to `batches.costs`, and pushed as `costs.changed`. */

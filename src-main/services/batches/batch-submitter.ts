@@ -80,7 +80,15 @@ export class BatchSubmitter {
 
   constructor(private deps: SubmitterDeps) {}
 
-  async submit(profileId: string, draft: Draft, parentBatchId?: string): Promise<Submission> {
+  /**
+   * Checks a draft and puts its submission on disk, state `sending`, without sending it: the send
+   * guard decides and reserves in one synchronous step, so no other call can come between.
+   */
+  reserve(
+    profileId: string,
+    draft: Draft,
+    origin: { parentBatchId?: string; retryOf?: string } = {},
+  ): Submission {
     const report = validateDraft(draft);
     if (!report.ok) {
       const first = report.batch[0] ?? report.rows[0]?.issues[0];
@@ -98,18 +106,18 @@ export class BatchSubmitter {
       });
     }
     const now = Date.now();
-    const submission = this.deps.submissions.put({
+    return this.deps.submissions.put({
       id: randomUUID(),
       profileId,
       draft: { ...draft, name: taskNameOf(draft), updatedAt: draft.updatedAt ?? now },
-      parentBatchId,
+      ...(origin.parentBatchId ? { parentBatchId: origin.parentBatchId } : {}),
+      ...(origin.retryOf ? { retryOf: origin.retryOf } : {}),
       fingerprint: draftFingerprint(draft),
       state: 'sending',
       attempts: 0,
       createdAt: now,
       updatedAt: now,
     });
-    return this.send(submission);
   }
 
   /** Sends again every submission whose outcome a crash or a network failure left unknown. */
@@ -132,8 +140,22 @@ export class BatchSubmitter {
 
   private async sendLoop(start: Submission): Promise<Submission> {
     let submission = start;
-    const client = this.deps.clientFor(submission.profileId);
-    const body = await buildCreateBody(submission.draft, this.deps.references, submission.parentBatchId);
+    let client: BatchClient;
+    let body: CreateBatchBody;
+    try {
+      client = this.deps.clientFor(submission.profileId);
+      body = await buildCreateBody(submission.draft, this.deps.references, submission.parentBatchId);
+    } catch (err) {
+      // Nothing left the studio (no key, a reference gone): the submission ends, and the content is
+      // free to be sent again once that is mended.
+      const error = StudioError.from(err);
+      return this.deps.submissions.put({
+        ...submission,
+        state: 'failed',
+        error: error.toView(),
+        updatedAt: Date.now(),
+      });
+    }
     try {
       // Every send of this submission carries its id as the Idempotency-Key: a resend after an
       // unknown outcome can never make a second batch.

@@ -144,23 +144,31 @@ export class SpendingService {
    * The estimate of what is about to be sent, from the per-image estimate of this profile's latest
    * batch of each model, and whether it would take this month past the budget.
    */
-  check(query: { timeZone: string; parts: { model: string; images: number }[] }): BudgetCheck {
+  check(
+    query: { timeZone: string; parts: { model: string; images: number }[] },
+    /** Sends on their way, in no batch yet: their estimate counts as spent (the send guard's view). */
+    pending: { model: string; images: number }[] = [],
+  ): BudgetCheck {
     const status = this.month(query.timeZone);
     const batches = this.deps.batches();
-    let estimate = 0;
+    const estimateOf = (parts: { model: string; images: number }[], unknown: string[]) => {
+      let sum = 0;
+      for (const part of parts) {
+        const latest = batches
+          .filter((b) => b.model === part.model && b.itemCount > 0)
+          .sort((a, b) => b.createdAt - a.createdAt)[0];
+        if (latest) sum += (latest.estimatedCost / latest.itemCount) * part.images;
+        else if (!unknown.includes(part.model)) unknown.push(part.model);
+      }
+      return round(sum);
+    };
     const unknownModels: string[] = [];
-    for (const part of query.parts) {
-      const latest = batches
-        .filter((b) => b.model === part.model && b.itemCount > 0)
-        .sort((a, b) => b.createdAt - a.createdAt)[0];
-      if (latest) estimate += (latest.estimatedCost / latest.itemCount) * part.images;
-      else if (!unknownModels.includes(part.model)) unknownModels.push(part.model);
-    }
-    estimate = round(estimate);
+    const estimate = estimateOf(query.parts, unknownModels);
+    const onTheWay = estimateOf(pending, []);
     const known = unknownModels.length === 0;
     let verdict: BudgetCheck['verdict'];
     if (status.budget === null) verdict = 'no-budget';
-    else if (status.spent + estimate > status.budget) verdict = 'crosses';
+    else if (status.spent + onTheWay + estimate > status.budget) verdict = 'crosses';
     else verdict = known ? 'within' : 'unknown';
     return { status, verdict, estimate: known ? estimate : null, unknownModels };
   }

@@ -13,6 +13,8 @@ export const submissionSchema = z.object({
   profileId: z.string(),
   draft: draftSchema,
   parentBatchId: z.string().optional(),
+  /** The batch whose failed items this submission retries: a retry is weighed against that batch's retries. */
+  retryOf: z.string().optional(),
   /** What the draft would buy (draftFingerprint): sending the same content again is asked about first. */
   fingerprint: z.string().optional(),
   state: z.enum(['sending', 'unknown', 'created', 'failed']),
@@ -28,6 +30,11 @@ export type Submission = z.infer<typeof submissionSchema>;
 
 export class SubmissionStore {
   private files: JsonFolderStore<typeof submissionSchema>;
+  /**
+   * Every submission, read from disk once: the send guard consults them on every paid call, and
+   * main is the only writer of this folder (the data-folder lock sees to it).
+   */
+  private cache?: Map<string, Submission>;
 
   /** `onChange` hears every write: each phase change reaches the pages as it happens. */
   constructor(
@@ -37,22 +44,30 @@ export class SubmissionStore {
     this.files = new JsonFolderStore(dir, submissionSchema);
   }
 
+  private all(): Map<string, Submission> {
+    this.cache ??= new Map(this.files.list().map((s) => [s.id, s]));
+    return this.cache;
+  }
+
+  /** On disk (atomically, durably) before it is in memory: what the guard saw is what a restart sees. */
   put(submission: Submission): Submission {
     this.files.put(submission.id, submission);
+    this.all().set(submission.id, submission);
     this.onChange(submission);
     return submission;
   }
 
   get(id: string): Submission | undefined {
-    return this.files.get(id);
+    return this.all().get(id);
   }
 
   /** Oldest first: pending submissions are resent in the order they were made. */
   list(): Submission[] {
-    return this.files.list().sort((a, b) => a.createdAt - b.createdAt);
+    return [...this.all().values()].sort((a, b) => a.createdAt - b.createdAt);
   }
 
   remove(id: string): void {
     this.files.remove(id);
+    this.all().delete(id);
   }
 }

@@ -2,6 +2,7 @@ import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
 import { imagePaths } from '../../../src-shared/image-paths';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchEngine } from '../batches/batch-engine';
+import type { SendGuard } from '../batches/send-guard';
 import { SpendingService } from '../batches/spending';
 import type { ProfileService } from '../profiles/profile-service';
 import { openFolder } from '../host/open-folder';
@@ -10,6 +11,8 @@ import type { FeatureHandlers } from './feature-handlers';
 
 export interface BatchHandlerDeps {
   batches: BatchEngine;
+  /** Every call that can create a paid batch goes through it. */
+  sends: SendGuard;
   references: ReferenceStore;
   /** The active profile's monthly budget, for spending against it. */
   profiles: Pick<ProfileService, 'active'>;
@@ -19,6 +22,7 @@ export interface BatchHandlerDeps {
 /** Batches and the reference images their drafts carry. */
 export function batchHandlers({
   batches,
+  sends,
   references,
   profiles,
   openPath,
@@ -35,10 +39,10 @@ export function batchHandlers({
     'batches.list': () => batches.list(),
     'batches.get': ({ id }) => batches.get(id),
     'batches.items': ({ id }) => batches.items(id),
-    'batches.submit': ({ draft, parentBatchId }) => batches.submit(draft, parentBatchId),
-    'batches.submitRun': ({ runId, draft, models }) => batches.submitRun(runId, draft, models),
-    'batches.submissions': () => batches.submissionsList(),
-    'batches.lastSent': ({ fingerprint }) => batches.lastSent(fingerprint),
+    'batches.submit': ({ draft, ...terms }) => sends.submit(draft, terms),
+    'batches.submitRun': ({ runId, draft, models, ...terms }) => sends.submitRun(runId, draft, models, terms),
+    'batches.submissions': () => sends.submissionsList(),
+    'batches.lastSent': ({ fingerprint }) => sends.lastSent(fingerprint),
     'batches.sync': (filters) => batches.sync(filters),
     'batches.cancel': ({ id }) => batches.cancel(id),
     'batches.download': ({ id, mode }) => batches.download(id, mode),
@@ -47,7 +51,7 @@ export function batchHandlers({
       await batches.deleteRecord(id, deleteLocalFiles);
       return true;
     },
-    'batches.retryFailed': ({ id }) => batches.retryFailed(id),
+    'batches.retryFailed': ({ id, ...terms }) => sends.retryFailed(id, terms),
     'batches.costs': () => batches.costs(),
     'batches.spending': (query) => spending.daily(query),
     'batches.budget': ({ timeZone }) => spending.month(timeZone),

@@ -1,8 +1,7 @@
 // The fs module object, not named imports: its methods are looked up at each call, as
 // write-file-atomic does, so one instrumented fs sees every fsync (the durability tests do).
 import fs from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import writeFileAtomicLib from 'write-file-atomic';
 
@@ -49,6 +48,32 @@ export function fsyncDirSync(dir: string): void {
   }
 }
 
+/**
+ * Makes a folder (and any missing parents) and flushes each new folder's parent before it is used:
+ * a file acknowledged as written in a new folder must not vanish with its folder's name after a
+ * power cut. Folders that were already there cost nothing.
+ */
+export async function makeDir(dir: string): Promise<void> {
+  const first = await fs.promises.mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  for (const made of madeBetween(first, dir)) await fsyncDir(dirname(made));
+}
+
+export function makeDirSync(dir: string): void {
+  const first = fs.mkdirSync(dir, { recursive: true });
+  if (first === undefined) return;
+  for (const made of madeBetween(first, dir)) fsyncDirSync(dirname(made));
+}
+
+/** The folders mkdir made, from the deepest up to the first it had to make. */
+function madeBetween(first: string, deepest: string): string[] {
+  const made: string[] = [];
+  for (let d = resolve(deepest); ; d = dirname(d)) {
+    made.push(d);
+    if (d === resolve(first) || dirname(d) === d) return made;
+  }
+}
+
 /** Flushes a file still open for writing, through the fs module like every other fsync here. */
 export function fsyncHandle(fd: number): Promise<void> {
   return promisify(fs.fsync)(fd);
@@ -86,7 +111,7 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   options: { mode?: number } = {},
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDir(dirname(path));
   await writeFileAtomicLib(path, asBuffer(data), { fsync: true, ...options });
   await fsyncDir(dirname(path));
 }
@@ -96,7 +121,7 @@ export function writeFileAtomicSync(
   data: string | Uint8Array,
   options: { mode?: number } = {},
 ): void {
-  fs.mkdirSync(dirname(path), { recursive: true });
+  makeDirSync(dirname(path));
   writeFileAtomicLib.sync(path, asBuffer(data), { fsync: true, ...options });
   fsyncDirSync(dirname(path));
 }

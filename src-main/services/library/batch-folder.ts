@@ -1,11 +1,11 @@
 import type { ReviewMark } from '../../../src-shared/library-view';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, link, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Draft } from '../../../src-shared/draft';
 import type { WireBatch } from '../gateway/batch-wire';
-import { fsyncDir, fsyncTree, writeJsonAtomic } from './atomic-file';
+import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from './atomic-file';
 import { COLLECTIONS_FILE } from './collections';
 import { safeName } from './file-names';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
@@ -45,7 +45,7 @@ export function batchFolderName(batch: Pick<WireBatch, 'id' | 'task_name' | 'cre
 
 export async function newStagingDir(libraryRoot: string, batchId: string): Promise<string> {
   const dir = join(libraryRoot, STAGING_DIR, `${safeName(batchId, 80)}-${randomBytes(4).toString('hex')}`);
-  await mkdir(join(dir, 'images'), { recursive: true });
+  await makeDir(join(dir, 'images'));
   return dir;
 }
 
@@ -75,7 +75,7 @@ export async function publishBatchFolder(
   // Every image, reference and record on disk before the folder's name is: a power cut after the
   // rename must not leave a library folder of empty files.
   await fsyncTree(staging);
-  await mkdir(libraryRoot, { recursive: true });
+  await makeDir(libraryRoot);
   if (existsSync(target)) {
     const tag = randomBytes(4).toString('hex');
     const old = join(libraryRoot, STAGING_DIR, `${REPLACED_PREFIX}${tag}`);
@@ -273,7 +273,7 @@ export async function stageExisting(libraryRoot: string, folderName: string, sta
       if (!rel && (entry.name === BATCH_FILE || entry.name === REVIEW_FILE)) continue;
       if (ATOMIC_LEFTOVER.test(entry.name)) continue;
       if (entry.isDirectory()) {
-        await mkdir(join(staging, path), { recursive: true });
+        await makeDir(join(staging, path));
         await walk(path);
       } else if (entry.isFile()) {
         await link(join(from, path), join(staging, path)).catch(() =>

@@ -1,7 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { logCaught, logInfo } from '../log/studio-log';
+import { makeDirSync } from './atomic-file';
 
 /** Where the catalog lives: beside the library it describes, in a folder the library scan skips. */
 export const CATALOG_DIR = '.catalog';
@@ -124,7 +125,7 @@ export function openCatalog(root: string): { db: CatalogDb; where: 'disk' | 'mem
   const dir = join(root, CATALOG_DIR);
   const path = join(dir, CATALOG_FILE);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirSync(dir);
     try {
       return { db: create(path), where: 'disk', rebuilt: false };
     } catch (err) {

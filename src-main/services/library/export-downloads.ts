@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { logCaught } from '../log/studio-log';
+import { makeDirSync } from './atomic-file';
 
 export interface PreparedExport {
   file: string;
@@ -32,7 +33,7 @@ export class ExportDownloads {
   /** Writes an export with `write` and answers the id it can be fetched by. */
   async prepare<T>(name: string, write: (file: string) => Promise<T>): Promise<{ id: string; result: T }> {
     this.prune();
-    mkdirSync(this.dir, { recursive: true });
+    makeDirSync(this.dir);
     const id = randomBytes(16).toString('base64url');
     const file = join(this.dir, `${id}${extname(name)}`);
     const result = await write(file);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import sharp from 'sharp';
+import { makeDir } from './atomic-file';
 
 export const THUMB_SIZE = 256;
 /** The gallery's two sizes, on the long side: small cells, and large cells or high-density screens. */
@@ -57,7 +58,7 @@ export class ThumbnailService {
         .add(
           async () => {
             made.started = true;
-            await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+            await makeDir(join(this.dir, key.slice(0, 2)));
             const tmp = `${file}.${process.pid}.tmp`;
             await sharp(source, { limitInputPixels: 268_402_689 })
               .resize(size, size, { fit: 'inside' })

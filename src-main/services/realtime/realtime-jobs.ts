@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import type { z } from 'zod';
 import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/realtime-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { EventHub } from '../host/event-hub';
-import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../library/atomic-file';
+import { makeDir, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../library/atomic-file';
 import { BATCH_FILE } from '../library/batch-folder';
 import { sniffImageType, UniqueNames, safeName } from '../library/file-names';
 import type { ProfileService } from '../profiles/profile-service';
@@ -93,7 +93,7 @@ export class RealtimeJobs {
   async generate(input: z.output<typeof realtimeGenerateSchema>): Promise<RealtimeJob> {
     const profileId = this.profiles.active().id;
     const id = `rt_${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-    await mkdir(this.dir, { recursive: true });
+    await makeDir(this.dir);
     const inputFiles: StoredJob['inputFiles'] = [];
     if (input.fromJobId) {
       const parent = this.jobs.get(input.fromJobId);
@@ -237,7 +237,7 @@ export class RealtimeJobs {
     const folderName = `Realtime ${day}`;
     const folder = join(this.library.root(), folderName);
     const recordFile = join(folder, BATCH_FILE);
-    await mkdir(join(folder, 'images'), { recursive: true });
+    await makeDir(join(folder, 'images'));
     const record = existsSync(recordFile)
       ? (JSON.parse(readFileSync(recordFile, 'utf8')) as {
           images: { file: string; customId: string }[];
