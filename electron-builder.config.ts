@@ -49,6 +49,9 @@ const config: Configuration = {
     icon: 'build/icons/png',
     category: 'Graphics',
     synopsis: 'Generate and review images in bulk through an AI gateway',
+    // The menu entry reads the product name, and the window it opens (whose class main sets to the
+    // product name once it starts) is grouped under it rather than under the package name.
+    desktop: { entry: { Name: PRODUCT_NAME, StartupWMClass: PRODUCT_NAME } },
   },
   deb: {
     artifactName: 'batch-image-studio_${version}_${arch}.${ext}',

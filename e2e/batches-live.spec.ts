@@ -70,11 +70,14 @@ test('while batches run, Batches keeps its costs from events and makes no call p
   }
   // The totals line shows the settled money to the last digit, as the method answers it now.
   const costs = await studio.call('batches.costs');
-  const money = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  // One line, one precision: the finest any of its amounts needs (two to four decimals).
+  const figures = [costs.totals.estimated, costs.totals.held, costs.totals.actual] as number[];
+  const digits = Math.max(2, ...figures.map((a) => a.toFixed(4).replace(/0+$/, '').split('.')[1]!.length));
+  const money = new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   expect(costs.totals).toMatchObject({ batches: 3, held: 0 });
   expect(costs.totals.actual).toBeGreaterThan(0);
   await expect(page.getByTestId('costs')).toContainText(
-    `3 batches · estimate ${money.format(costs.totals.estimated)} · held 0.00 · actual ${money.format(costs.totals.actual)}`,
+    `3 batches · estimate ${money.format(costs.totals.estimated)} · held ${money.format(0)} · actual ${money.format(costs.totals.actual)}`,
   );
   page.off('request', record);
   stream.stop();

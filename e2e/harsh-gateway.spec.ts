@@ -3,6 +3,7 @@ import {
   expect,
   openScreen,
   pasteText,
+  setSandboxFaults,
   promptsDraft,
   recordEvents,
   screenshot,
@@ -17,14 +18,6 @@ const KEY = 'sk-sandbox-alice';
 async function sandboxUrl(studio: RunningStudio): Promise<string> {
   const profiles = (await studio.call('profiles.list')) as { kind: string; baseUrl: string }[];
   return profiles.find((p) => p.kind === 'sandbox')!.baseUrl.replace(/\/+$/, '');
-}
-
-async function setFaults(studio: RunningStudio, spec: string): Promise<void> {
-  const res = await fetch(`${await sandboxUrl(studio)}/_sandbox/faults`, {
-    method: 'POST',
-    body: JSON.stringify({ spec }),
-  });
-  expect(res.status).toBe(200);
 }
 
 async function vanish(studio: RunningStudio, id: string): Promise<void> {
@@ -47,7 +40,7 @@ test('a submission in flight shows on Batches at once, and Compose keeps Submit 
   studio,
 }) => {
   // The answer to the create is held 20 s, four times the wait below: what shows, shows before it.
-  await setFaults(studio, 'latecreate=#1,late_ms=20000');
+  await setSandboxFaults(studio, 'latecreate=#1,late_ms=20000');
   const batches = await browser.newPage();
   await openScreen(batches, studio, 'Batches');
   await expect(batches.getByText('No batches yet')).toBeVisible();
@@ -76,7 +69,7 @@ test('a 503 BATCH_IMAGE_NOT_READY on create reads as the runtime not being ready
   browser,
   studio,
 }) => {
-  await setFaults(studio, 'not_ready=#1');
+  await setSandboxFaults(studio, 'not_ready=#1');
   const batches = await browser.newPage();
   await openScreen(batches, studio, 'Batches');
   await expect(batches.getByText('No batches yet')).toBeVisible();
@@ -124,7 +117,7 @@ test('each download phase shows in turn on the open batch, ending in the library
   // The next request to the gateway, the holder's ZIP, stalls before its last bytes and keeps the
   // account's one download slot meanwhile; both of the open batch's ZIPs are then cut short, so
   // the item-by-item fallback runs.
-  await setFaults(studio, 'slow=#1,slow_ms=12000,truncate=#2');
+  await setSandboxFaults(studio, 'slow=#1,slow_ms=12000,truncate=#2');
   const pushed = recordEvents(studio);
   await pushed.ready;
   await studio.call('batches.download', { id: holder.batch.id });
@@ -250,10 +243,11 @@ test.describe('batches finishing together share the one download slot', () => {
     await vanish(studio, lost.batch.id);
     // Every answer now takes 12 s: the first download holds the account's one slot that long, and
     // the batches that finish beside it wait their turn.
-    await setFaults(studio, 'slow=1,slow_ms=12000');
+    await setSandboxFaults(studio, 'slow=1,slow_ms=12000');
     const sent = await Promise.all(
       ['Spring catalogue', 'Autumn catalogue', 'Winter catalogue'].map((name) =>
-        studio.call('batches.submit', { draft: draft(name, ['a', 'b']) }),
+        // Three different orders: the same content sent three times would be refused as a duplicate.
+        studio.call('batches.submit', { draft: draft(name, [`${name} a`, `${name} b`]) }),
       ),
     );
     await expect(page.getByTestId(`batch-${lost.batch.id}`).getByTestId('batch-status')).toHaveText(
@@ -268,7 +262,7 @@ test.describe('batches finishing together share the one download slot', () => {
     await expect(waiting.first()).toBeInViewport();
     await expect(page.getByTestId(`batch-${lost.batch.id}`)).toBeInViewport();
     await screenshot(page, 'batches-waiting-and-gone');
-    await setFaults(studio, '');
+    await setSandboxFaults(studio, '');
     for (const id of sent.map((r) => r.batch.id as string))
       await expect(page.getByTestId(`batch-${id}`).getByTestId('batch-download')).toHaveText(
         'In the library',

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, gotoCompose, pasteText, screenshot, test, type RunningStudio } from './studio-fixture';
+import { batchesAtSandbox, expect, gotoCompose, pasteText, screenshot, test } from './studio-fixture';
 
 // One draft on two models, submitted once: one batch per model at the sandbox, as one run, that a
 // replayed request does not repeat; Batches groups it; the Library compares a row across models.
@@ -10,14 +10,6 @@ const SECOND = 'imgvendor-3-pro-image';
 
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: /Main navigation|主导航/ }).getByRole('link', { name });
-
-/** How many batches the sandbox gateway holds, over every account: what would be paid for. */
-async function batchesAtSandbox(studio: RunningStudio): Promise<number> {
-  const { sandboxUrl } = (await studio.call('app.info')) as { sandboxUrl: string };
-  const res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/state`);
-  const state = (await res.json()) as { accounts: Record<string, { batches: number }> };
-  return Object.values(state.accounts).reduce((sum, a) => sum + a.batches, 0);
-}
 
 test('a two-model run is sent once, shown as one run, and compared across models in the Library', async ({
   page,

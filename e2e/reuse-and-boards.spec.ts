@@ -9,6 +9,7 @@ import {
   expect,
   expectNoSeriousA11yIssues,
   openStudio,
+  sandboxState,
   screenshot,
   test,
   type RunningStudio,
@@ -26,10 +27,7 @@ const sha32 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex'
 
 /** What the sandbox gateway says each batch's tasks received as references. */
 async function referenceHashes(studio: RunningStudio): Promise<Record<string, Record<string, string[]>>> {
-  const { sandboxUrl } = (await studio.call('app.info')) as { sandboxUrl: string };
-  const res = await fetch(`${sandboxUrl}/_sandbox/state`);
-  return ((await res.json()) as { referenceHashes: Record<string, Record<string, string[]>> })
-    .referenceHashes;
+  return (await sandboxState(studio)).referenceHashes;
 }
 
 test('an image used as a reference reaches the gateway byte for byte, and its lineage shows', async ({

@@ -220,6 +220,32 @@ export async function pngBytes(color: string, size = 96): Promise<number[]> {
 }
 
 /** Opens the studio on Compose, with the grid ready for typing. */
+/** The built-in sandbox gateway's own state, over HTTP: what a gateway would charge for. */
+export async function sandboxState(studio: RunningStudio): Promise<{
+  accounts: Record<string, { batches: number }>;
+  referenceHashes: Record<string, Record<string, string[]>>;
+}> {
+  const { sandboxUrl } = (await studio.call('app.info')) as { sandboxUrl: string };
+  const res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/state`);
+  return (await res.json()) as Awaited<ReturnType<typeof sandboxState>>;
+}
+
+/** How many batches the sandbox gateway holds, over every account: what would be paid for. */
+export async function batchesAtSandbox(studio: RunningStudio): Promise<number> {
+  const state = await sandboxState(studio);
+  return Object.values(state.accounts).reduce((sum, a) => sum + a.batches, 0);
+}
+
+/** Sets the sandbox's faults, as `POST /_sandbox/faults` lets any client. */
+export async function setSandboxFaults(studio: RunningStudio, spec: string): Promise<void> {
+  const { sandboxUrl } = (await studio.call('app.info')) as { sandboxUrl: string };
+  const res = await fetch(`${sandboxUrl.replace(/\/+$/, '')}/_sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ spec }),
+  });
+  expect(res.status).toBe(200);
+}
+
 export async function gotoCompose(page: Page, studio: RunningStudio): Promise<void> {
   await openScreen(page, studio, 'Compose');
   await expect(page.getByTestId('new-row')).toBeVisible();

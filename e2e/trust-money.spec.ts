@@ -9,6 +9,7 @@ import {
   pngBytes,
   openStudio,
   pasteText,
+  setSandboxFaults,
   test,
   type RunningStudio,
 } from './studio-fixture';
@@ -154,17 +155,6 @@ test('after switching profile, Batches shows only the new profile’s batches, a
   await expect(notice).not.toContainText('The gateway reported');
 });
 
-/** Sets the built-in sandbox's faults, as `POST /_sandbox/faults` lets any client. */
-async function setFaults(studio: RunningStudio, spec: string): Promise<void> {
-  const { sandboxUrl } = await studio.call('app.info');
-  const res = await fetch(`${sandboxUrl}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ spec }),
-  });
-  expect(res.status).toBe(200);
-}
-
 /** What the studio has on disk, read the way a support person would look at the data folder. */
 function readStored(studio: RunningStudio, ...path: string[]): any {
   try {
@@ -195,7 +185,7 @@ test('after switching profile, Realtime and Knowledge base show only the new pro
     defaultKbId: 'kb-styles',
   });
   // Slow answers keep Alice's work going after the switch, so its progress arrives while Bob is active.
-  await setFaults(studio, 'slow=1,slow_ms=1500');
+  await setSandboxFaults(studio, 'slow=1,slow_ms=1500');
 
   await nav(page, 'Realtime');
   const teapot = await studio.call('realtime.generate', {
@@ -208,7 +198,7 @@ test('after switching profile, Realtime and Knowledge base show only the new pro
   await expect
     .poll(() => readStored(studio, 'realtime', 'jobs.json')?.find((j: any) => j.id === teapot.id)?.state)
     .toBe('done');
-  await setFaults(studio, '');
+  await setSandboxFaults(studio, '');
   // Events arrive in order: once Bob's own job shows as done, Alice's last event has been heard too.
   await studio.call('realtime.generate', { prompt: 'Bob’s kettle', model: 'imgvendor-3.1-flash-image' });
   await expect(page.getByTestId('rt-job').filter({ hasText: 'Bob’s kettle' })).toHaveAttribute(
@@ -219,14 +209,14 @@ test('after switching profile, Realtime and Knowledge base show only the new pro
 
   await studio.call('profiles.activate', { id: alice });
   await nav(page, 'Knowledge base');
-  await setFaults(studio, 'slow=1,slow_ms=1500');
+  await setSandboxFaults(studio, 'slow=1,slow_ms=1500');
   const rows = Array.from({ length: 4 }, (_, i) => ({ q: `Alice’s rule ${i}`, a: `Answer ${i}` }));
   const upload = await studio.call('kb.push', { rows, mode: 'index', chunkSize: 1 });
   await expect(page.getByTestId('kb-push')).toHaveCount(1);
   await studio.call('profiles.activate', { id: bob.id });
   await expect(page.getByTestId('kb-push')).toHaveCount(0);
   await expect.poll(() => readStored(studio, 'kb', 'pushes', `${upload.id}.json`)?.state).toBe('done');
-  await setFaults(studio, '');
+  await setSandboxFaults(studio, '');
   await studio.call('kb.push', { rows: [{ q: 'Bob’s rule', a: 'Amber' }], mode: 'index' });
   await expect(page.getByTestId('kb-push').filter({ hasText: 'kb-styles' })).toHaveAttribute(
     'data-state',
@@ -249,7 +239,7 @@ test('when a batch’s ZIP is refused and the one-by-one fallback fails too, its
   studio,
 }) => {
   // The gateway's storage answers every image with its error page: in the ZIP, and one by one.
-  await setFaults(studio, 'badimage=1');
+  await setSandboxFaults(studio, 'badimage=1');
   await openStudio(page, studio);
   const draft = {
     id: 'bowls',

@@ -81,7 +81,14 @@ export const libraryResultSchema = z.object({
 export type LibraryResult = z.infer<typeof libraryResultSchema>;
 
 /** The catalog being built or brought up to date: folders read so far, of all there are to read. */
-export const libraryIndexingSchema = z.object({ done: z.number().int(), total: z.number().int() }).nullable();
+/**
+ * A first build (or a large change) under way: folders done of total, and about how many images the
+ * library holds once done (those indexed, plus the rest at the average so far): never a partial
+ * count shown as the total.
+ */
+export const libraryIndexingSchema = z
+  .object({ done: z.number().int(), total: z.number().int(), imagesAbout: z.number().int().optional() })
+  .nullable();
 
 /** What the filters offer and what the catalog knows of the whole library; changes only with folders. */
 export const libraryOverviewSchema = z.object({

@@ -1,17 +1,18 @@
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, shell } from 'electron';
 import Store from 'electron-store';
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channels';
 import { isAllowedExternalUrl } from '../services/external-links';
 import { initStudioLog, logCaught, logFolder, logInfo, logUncaughtErrors } from '../services/log/studio-log';
 import { FileSecretStore } from '../services/secrets/secret-store';
+import { makeDirSync } from '../services/library/atomic-file';
+import { flushedStore } from '../services/settings/key-value-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { applyAppMenu } from './app-menu';
-import { APP_ID } from './product';
+import { APP_ID, PRODUCT_NAME } from './product';
 import { handleImageScheme, registerImageScheme } from './image-protocol';
 import { notifyFinishedBatches } from './batch-notifications';
 import { showBatchProgress } from './taskbar-progress';
@@ -84,7 +85,7 @@ function showMainWindow(): BrowserWindow | undefined {
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
-  mkdirSync(dataDir, { recursive: true });
+  makeDirSync(dataDir);
   // Logging from the first step: a settings file that cannot be read fails before the services
   // start (which set the log up again, with the keys to redact, once the profiles are loaded).
   initStudioLog(join(dataDir, 'logs'), (text) => text);
@@ -93,12 +94,16 @@ async function start(): Promise<void> {
   const secrets = osEncryptionUsable()
     ? new SafeStorageSecretStore(settingsStore)
     : new FileSecretStore(dataDir);
+  // From here on, what a person reads is the product name: notifications, the window's class, the
+  // dock. The OS key store was opened above under the package name, and the data folder was pinned
+  // before the app was ready, so neither moves for existing users.
+  app.setName(PRODUCT_NAME);
 
   services = await createStudioServices({
     host: 'desktop',
     version: app.getVersion(),
     dataDir,
-    store: settingsStore,
+    store: flushedStore(settingsStore),
     secrets,
     pickFolder: async (title) => {
       const options = {
@@ -207,6 +212,8 @@ function startFailed(err: unknown): void {
 }
 
 logUncaughtErrors();
+// The data folder keeps the package's name whatever the app is called later (app.setName in start).
+app.setPath('userData', app.getPath('userData'));
 // Windows ties notifications (and their clicks) to the Start menu shortcut the installer makes with
 // the app id; an unpackaged Electron has no such shortcut and goes by its executable instead.
 if (process.platform === 'win32') app.setAppUserModelId(app.isPackaged ? APP_ID : process.execPath);

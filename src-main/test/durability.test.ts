@@ -1,3 +1,4 @@
+import Conf from 'conf';
 import fs, {
   existsSync,
   mkdirSync,
@@ -12,9 +13,10 @@ import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SubmissionStore } from '../services/batches/submission-store';
 import { DraftStore } from '../services/drafts/draft-store';
-import { writeFileAtomic, writeJsonAtomic } from '../services/library/atomic-file';
+import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../services/library/atomic-file';
 import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
 import { FileSecretStore } from '../services/secrets/secret-store';
+import { flushedStore } from '../services/settings/key-value-store';
 
 /**
  * What reached the disk, as the kernel is asked: every fsync and rename made through the fs
@@ -70,6 +72,33 @@ function expectDurableWrite(target: string): void {
 }
 
 describe('atomic writes reach the disk', () => {
+  it('settings: each write is followed by a flush of the settings file’s folder', () => {
+    const dir = folder();
+    const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'settings', projectName: 't' });
+    const store = flushedStore(conf);
+    steps = [];
+    store.set('settings', { language: 'zh-CN' });
+    expect(steps.some((s) => s.op === 'fsync' && s.path === dir)).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).settings.language).toBe('zh-CN');
+  });
+
+  it('flush the parent of every folder they make, before the first file in it is written', async () => {
+    const root = folder();
+    const target = join(root, 'kb', 'pushes', 'p1.json');
+    writeFileAtomicSync(target, '{}');
+    // Each new folder's name is on disk (its parent flushed) before the file's rename is.
+    const rename = steps.findIndex((s) => s.op === 'rename' && s.to === target);
+    for (const made of [join(root, 'kb'), join(root, 'kb', 'pushes')]) {
+      const parentSync = steps.findIndex((s) => s.op === 'fsync' && s.path === dirname(made));
+      expect(parentSync, `${made}'s parent flushed`).toBeGreaterThanOrEqual(0);
+      expect(parentSync, `${made}'s parent flushed before the write`).toBeLessThan(rename);
+    }
+    // A folder already there costs no flush of its parent.
+    steps = [];
+    await writeFileAtomic(join(root, 'kb', 'pushes', 'p2.json'), '{}');
+    expect(steps.filter((s) => s.op === 'fsync' && s.path === join(root, 'kb'))).toEqual([]);
+  });
+
   it('flush the file before the rename and the folder after it', async () => {
     const dir = folder();
     await writeFileAtomic(join(dir, 'a.bin'), Buffer.from('bytes'));

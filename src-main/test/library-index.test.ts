@@ -40,6 +40,30 @@ describe('the library on disk', () => {
     catalog.close();
   });
 
+  it('during a first build, says about how many images the library holds, never the part indexed as the total', async () => {
+    const folder = await downloadedBatch(['a kettle', 'a teapot', 'a samovar']);
+    const root = mkdtempSync(join(tmpdir(), 'library-first-build-'));
+    for (let i = 0; i < 120; i++)
+      cpSync(folder, join(root, `batch ${String(i).padStart(3, '0')}`), { recursive: true });
+    const heard: { done: number; total: number; imagesAbout?: number }[] = [];
+    const catalog = new LibraryCatalog(
+      () => root,
+      (change) => change.indexing && heard.push(change.indexing),
+    );
+    // More folders than a query waits for: it answers at once, while the catalog fills.
+    await catalog.query();
+    for (let i = 0; i < 600 && (heard.length === 0 || (await catalog.overview()).indexing); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(heard.length).toBeGreaterThan(0);
+    for (const step of heard) {
+      expect(step.done).toBeLessThan(step.total);
+      // Every folder holds three images: the estimate is the whole library from the first step on.
+      expect(step.imagesAbout).toBe(360);
+    }
+    expect((await catalog.overview()).images).toBe(360);
+    catalog.close();
+  });
+
   it('reports a corrupt or half-copied folder, skips what is missing, and never throws', async () => {
     const folder = await downloadedBatch(['one', 'two', 'three']);
     const root = mkdtempSync(join(tmpdir(), 'library-broken-'));

@@ -1,9 +1,11 @@
 import Conf from 'conf';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSecretStore } from '../services/secrets/secret-store';
+import { makeDirSync } from '../services/library/atomic-file';
+import { flushedStore } from '../services/settings/key-value-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
 import { startWebHost, type WebHost } from './web-host';
 
@@ -42,7 +44,7 @@ export async function startBrowserMode(
   options: BrowserModeOptions = {},
 ): Promise<{ host: WebHost; services: StudioServices }> {
   const dataDir = options.dataDir ?? defaultDataDir();
-  mkdirSync(dataDir, { recursive: true });
+  makeDirSync(dataDir);
   const store = new Conf<Record<string, unknown>>({
     cwd: dataDir,
     configName: 'settings',
@@ -52,7 +54,7 @@ export async function startBrowserMode(
     host: 'browser',
     version: version(),
     dataDir,
-    store,
+    store: flushedStore(store),
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale:
       options.sandboxTimeScale ?? (Number(process.env.STUDIO_SANDBOX_TIME_SCALE) || undefined),

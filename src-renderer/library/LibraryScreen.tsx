@@ -29,12 +29,15 @@ import './library-page.css';
 const INITIAL_FILTER: LibraryFilter = { review: 'any', minStars: 0, sort: 'newest' };
 
 /** How many images the list has, of the library's, and how many are selected. */
-function LibraryCount({ shown, count }: { shown: number; count: number }) {
+function LibraryCount({ shown, count, about }: { shown: number; count: number; about?: number }) {
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.size);
   return (
     <span className="muted" role="status" data-testid="library-count">
-      {t('library.count', { shown, count })}
+      {/* While the first build runs, what is indexed is not the total: say so, with the estimate. */}
+      {about !== undefined
+        ? t('library.countIndexing', { shown, count: about })
+        : t('library.count', { shown, count })}
       {selected > 0 && ` · ${t('library.selected', { count: selected })}`}
     </span>
   );
@@ -109,7 +112,11 @@ export function LibraryScreen() {
     <section className="screen library" aria-labelledby="screen-title">
       <div className="section-head">
         <h1 id="screen-title">{t('library.title')}</h1>
-        <LibraryCount shown={total ?? 0} count={overview.data?.images ?? 0} />
+        <LibraryCount
+          shown={total ?? 0}
+          count={overview.data?.images ?? 0}
+          about={indexing ? Math.max(indexing.imagesAbout ?? 0, overview.data?.images ?? 0) : undefined}
+        />
       </div>
       <LibraryFilters filter={filter} overview={overview.data} onChange={changeFilter} />
       <LibraryToolbar

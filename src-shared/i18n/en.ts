@@ -424,6 +424,8 @@ export const en = {
     from: 'From',
     to: 'To',
     all: 'All',
+    countIndexing_one: 'Indexing… {{shown, number}} of about {{count, number}} image',
+    countIndexing_other: 'Indexing… {{shown, number}} of about {{count, number}} images',
     count_one: '{{shown, number}} of {{count, number}} image',
     count_other: '{{shown, number}} of {{count, number}} images',
     selected_one: '{{count, number}} selected',

@@ -410,6 +410,8 @@ export const zhCN: Messages = {
     from: '起始',
     to: '截止',
     all: '全部',
+    countIndexing_one: '正在建立索引… 已显示 {{shown, number}} 张，共约 {{count, number}} 张',
+    countIndexing_other: '正在建立索引… 已显示 {{shown, number}} 张，共约 {{count, number}} 张',
     count_one: '共 {{count, number}} 张，显示 {{shown, number}} 张',
     count_other: '共 {{count, number}} 张，显示 {{shown, number}} 张',
     selected_one: '已选 {{count, number}} 张',

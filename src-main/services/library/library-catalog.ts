@@ -145,7 +145,7 @@ export class LibraryCatalog {
   private queued?: Promise<boolean>;
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
-  private indexing: { done: number; total: number } | null = null;
+  private indexing: { done: number; total: number; imagesAbout?: number } | null = null;
   private overviewCache?: LibraryOverview;
   private marking: Promise<unknown> = Promise.resolve();
 
@@ -269,6 +269,7 @@ export class LibraryCatalog {
     if (gone.length)
       this.use((db) => db.transaction(() => gone.forEach((name) => this.removeFolder(db, name)))());
     const loud = changed.length > WAIT_FOR_FOLDERS;
+    let imagesThisPass = 0;
     for (let i = 0; i < changed.length; i++) {
       if (this.root() !== root) return true;
       const name = changed[i]!;
@@ -277,8 +278,12 @@ export class LibraryCatalog {
       this.use((db) =>
         db.transaction(() => this.writeFolder(db, name, signature, record.images, record.problem))(),
       );
+      imagesThisPass += record.images.length;
       if (loud && (i % 10 === 9 || i === changed.length - 1)) {
-        this.indexing = i === changed.length - 1 ? null : { done: i + 1, total: changed.length };
+        const indexed = this.use((db) => scalar(db, 'select coalesce(sum(images), 0) from folders'));
+        const about = Math.round(indexed + ((changed.length - i - 1) * imagesThisPass) / (i + 1));
+        this.indexing =
+          i === changed.length - 1 ? null : { done: i + 1, total: changed.length, imagesAbout: about };
         this.onChange({ reason: 'indexing', indexing: this.indexing });
       }
       // Other calls (the poller, marks, the gallery's windows) run between folders.
