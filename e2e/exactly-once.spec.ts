@@ -123,3 +123,57 @@ test('a confirmed resend does send, once', async ({ page, studio }) => {
   await expect(page.getByTestId('submit-batch')).toBeEnabled();
   expect(await batchesAtSandbox(studio)).toBe(2);
 });
+
+test('through the local API, as a script would: concurrent calls make what the rule allows', async ({
+  studio,
+}) => {
+  const settle = (calls: Promise<unknown>[]) => Promise.allSettled(calls);
+  const draft = promptsDraft('api-vases', 'API vases', ['A vase', 'An urn', 'A jar']);
+  // 8 concurrent submits of one draft: one batch.
+  await settle(Array.from({ length: 8 }, () => studio.call('batches.submit', { draft })));
+  expect(await batchesAtSandbox(studio)).toBe(1);
+  // The same content under 8 draft ids at once: still that one batch, none more.
+  await settle(
+    Array.from({ length: 8 }, (_, i) =>
+      studio.call('batches.submit', { draft: { ...draft, id: `copy-${i}` } }),
+    ),
+  );
+  expect(await batchesAtSandbox(studio)).toBe(1);
+  // 6 concurrent runs of new content on two models, each with its own run id: two batches.
+  const run = promptsDraft('api-bowls', 'API bowls', ['A bowl', 'A dish']);
+  await settle(
+    Array.from({ length: 6 }, (_, i) =>
+      studio.call('batches.submitRun', {
+        runId: `run-api-0000${i}`,
+        draft: run,
+        models: [run.model, SECOND],
+      }),
+    ),
+  );
+  expect(await batchesAtSandbox(studio)).toBe(3);
+  // 6 concurrent retries of one batch's one failed item: one retry batch.
+  const { batch } = await studio.call('batches.submit', {
+    draft: promptsDraft('api-chairs', 'API chairs', ['A chair', 'A stool [fail]']),
+  });
+  for (let i = 0; i < 300 && !(await studio.call('batches.get', { id: batch.id })).terminal; i++)
+    await new Promise((r) => setTimeout(r, 100));
+  const retries = await settle(
+    Array.from({ length: 6 }, () => studio.call('batches.retryFailed', { id: batch.id })),
+  );
+  expect(await batchesAtSandbox(studio)).toBe(5);
+  // The refused ones were told why, in the guard's words, naming the earlier send.
+  const refusals = retries.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+  expect(refusals).toHaveLength(5);
+  for (const reason of refusals) expect(reason).toMatch(/STUDIO_SEND_IN_PROGRESS|STUDIO_SENT_BEFORE/);
+  expect(refusals.join()).toContain('API chairs (retry)');
+});
+
+test('a double click on Generate queues one realtime image', async ({ page, studio }) => {
+  await openScreen(page, studio, 'Realtime');
+  await page.getByTestId('rt-prompt').fill('A single brass bell');
+  await page.getByTestId('rt-generate').dblclick();
+  await expect(page.getByTestId('rt-job').first()).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(page.getByTestId('rt-generate')).toBeEnabled();
+  expect(await studio.call('realtime.jobs')).toHaveLength(1);
+  await expect(page.getByTestId('rt-job')).toHaveCount(1);
+});

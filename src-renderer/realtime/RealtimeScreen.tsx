@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
@@ -51,11 +51,29 @@ export function RealtimeScreen() {
   const previews = useMemo(() => inputs.map((f) => URL.createObjectURL(f)), [inputs]);
   useEffect(() => () => previews.forEach((u) => URL.revokeObjectURL(u)), [previews]);
 
+  // Each image is paid for: the button is off from the click until main has queued the job, so a
+  // double click queues one (a deliberate second click, once it is back, queues another).
+  const clicked = useRef(false);
+  const [sending, setSending] = useState(false);
   async function generate() {
+    if (clicked.current) return;
+    clicked.current = true;
+    setSending(true);
+    try {
+      await queueJob();
+    } catch {
+      // The mutation keeps the refusal, and the screen shows it.
+    } finally {
+      clicked.current = false;
+      setSending(false);
+    }
+  }
+
+  async function queueJob() {
     const encoded = await Promise.all(
       inputs.map(async (f) => ({ name: f.name || 'input.png', dataBase64: await fileToBase64(f) })),
     );
-    queue.mutate({
+    await queue.mutateAsync({
       prompt,
       model,
       imageSize: tier,
@@ -178,7 +196,7 @@ export function RealtimeScreen() {
             type="button"
             className="primary"
             onClick={() => void generate()}
-            disabled={!prompt.trim() || !model}
+            disabled={!prompt.trim() || !model || sending}
             data-testid="rt-generate"
           >
             {t('realtime.generate')}
