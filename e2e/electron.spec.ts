@@ -235,6 +235,7 @@ test('a ZIP export goes through the save dialog and is written by main', async (
       .click();
     await win.getByTestId('library-gallery').focus();
     await win.keyboard.press('Control+a');
+    await win.getByTestId('library-more').click();
     await win.getByTestId('library-export-zip').click();
     await expect.poll(() => existsSync(target)).toBe(true);
     expect(execFileSync('unzip', ['-t', target]).toString()).toContain('No errors detected');

@@ -78,12 +78,28 @@ test('every dialog traps Tab, closes with Escape and gives focus back to its ope
   await page.keyboard.press('Shift+ArrowRight');
   await roundTrip(page, page.getByTestId('library-compare'), 'Enter', page.getByTestId('compare'));
 
-  // Copy to folder asks for the folder in the same modal, its field focused; Enter answers.
-  const copy = page.getByRole('button', { name: 'Copy to folder…' });
+  // Copy to folder, from the More menu by keyboard, asks for the folder in the same modal, its field
+  // focused; Escape gives the focus back to More, and Enter answers.
+  const more = page.getByTestId('library-more');
+  const copy = page.getByRole('menuitem', { name: 'Copy to folder…' });
   const ask = page.getByRole('dialog', { name: 'Please confirm' });
-  await roundTrip(page, copy, 'Enter', ask, ['Copy the selected images to which folder?']);
-  await copy.focus();
-  await page.keyboard.press('Enter');
+  const fromMenu = async () => {
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menu')).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(copy).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(ask).toBeVisible();
+  };
+  await fromMenu();
+  await expect(ask).toContainText('Copy the selected images to which folder?');
+  await expectFocusTrapped(page, ask);
+  await page.keyboard.press('Escape');
+  await expect(ask).toHaveCount(0);
+  await expect(more).toBeFocused();
+  await fromMenu();
   const target = join(mkdtempSync(join(tmpdir(), 'keyboard-copy-')), 'picked');
   await page.keyboard.type(target);
   await page.keyboard.press('Enter');

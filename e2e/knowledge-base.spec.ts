@@ -34,6 +34,7 @@ test('push the picks of a reviewed batch into the knowledge base and find them w
   const picked = await page.getByTestId('library-cell').allTextContents();
   await page.getByTestId('library-gallery').focus();
   await page.keyboard.press('Control+a');
+  await page.getByTestId('library-more').click();
   await page.getByTestId('library-push-kb').click();
   await expect(page.getByTestId('library-message')).toContainText('Uploading 2 prompts');
 

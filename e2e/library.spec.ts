@@ -56,8 +56,13 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
     )
     .toBeGreaterThan(0);
   expect(await page.locator('[data-testid="library-cell"] img[src^="data:"]').count()).toBe(0);
+  // Fetched by its URL into the page (so that a cell scrolled away cancels it), at a size that covers the cell.
+  await expect(page.locator('[data-testid="library-cell"] img').first()).toHaveAttribute(
+    'data-src',
+    /^\/images\/library\/[^/]+\/thumb\/(128|256|384|640|800)$/,
+  );
   expect(await page.locator('[data-testid="library-cell"] img').first().getAttribute('src')).toMatch(
-    /^\/images\/library\/[^/]+\/thumb\/256$/,
+    /^blob:/,
   );
 
   await page.getByTestId('library-search').fill('lavender');
@@ -139,6 +144,7 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   await page.getByTestId('library-gallery').focus();
   await page.keyboard.press('Control+a');
   const download = page.waitForEvent('download');
+  await page.getByTestId('library-more').click();
   await page.getByTestId('library-export-zip').click();
   const file = join(mkdtempSync(join(tmpdir(), 'export-')), 'picks.zip');
   await (await download).saveAs(file);

@@ -41,6 +41,7 @@ test('an image used as a reference reaches the gateway byte for byte, and its li
 
   await gotoLibrary(page, studio);
   await page.getByTestId('library-cell').first().click();
+  await page.getByTestId('library-more').click();
   await page.getByTestId('library-use-reference').click();
   const target = page.getByTestId('reference-target');
   await expect(target.getByLabel('Add it to')).toHaveValue('shared');
@@ -198,6 +199,7 @@ test('a contact sheet of English and Chinese prompts, downloaded in browser mode
   await page.keyboard.press('Control+a');
   await expect(page.getByTestId('library-count')).toContainText('3 selected');
 
+  await page.getByTestId('library-more').click();
   await page.getByTestId('library-sheet').click();
   const dialog = page.getByTestId('contact-sheet-dialog');
   await expect(dialog).toContainText('3 images');
@@ -220,6 +222,7 @@ test('a contact sheet of English and Chinese prompts, downloaded in browser mode
   expect(text.replace(/\s+/g, '')).toContain(chinese);
 
   await page.getByTestId('language-select').selectOption('zh-CN');
+  await page.getByTestId('library-more').click();
   await page.getByTestId('library-sheet').click();
   await expect(page.getByTestId('contact-sheet-dialog')).toContainText('每页图片数');
   await screenshot(page, 'contact-sheet-zh-CN');

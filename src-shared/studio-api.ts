@@ -230,6 +230,11 @@ export const studioMethods = {
   /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
   'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
   'library.detail': { input: byId, output: libraryDetailSchema },
+  /** The review marks of these images now: read before a mark, so that Ctrl+Z can put them back. */
+  'library.marksOf': {
+    input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
+    output: z.array(z.object({ id: z.string(), mark: reviewMarkSchema, stars: z.number().int() })),
+  },
   /** Review marks, kept in each batch folder's review.json. */
   'library.mark': {
     input: z

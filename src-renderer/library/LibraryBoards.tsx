@@ -10,21 +10,56 @@ interface BoardsProps extends BoardFeedback {
   /** The board the gallery is filtered by, if any. */
   active: string | undefined;
   onSelect(id: string | undefined): void;
+  /** Folded to a narrow strip (remembered), so the gallery takes the width. */
+  open: boolean;
+  onToggle(): void;
 }
 
 /**
  * The boards beside the gallery: "All images" and every board with its count. A click filters the
  * gallery; dropping dragged cells on a board adds them; each board can be renamed or deleted.
  */
-export function LibraryBoards({ boards, images, active, onSelect, ...feedback }: BoardsProps) {
+export function LibraryBoards({
+  boards,
+  images,
+  active,
+  onSelect,
+  open,
+  onToggle,
+  ...feedback
+}: BoardsProps) {
   const { t } = useTranslation();
   const actions = useBoardActions(feedback);
   const [over, setOver] = useState<string>();
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="lib-boards-folded"
+        aria-expanded={false}
+        onClick={onToggle}
+        title={t('library.boardsShow')}
+        data-testid="library-boards-toggle"
+      >
+        {t('library.boardsShow')} ›
+      </button>
+    );
 
   return (
     <nav className="lib-boards" aria-labelledby="lib-boards-title" data-testid="library-boards">
       <div className="lib-boards-head">
         <h2 id="lib-boards-title">{t('boards.title')}</h2>
+        <button
+          type="button"
+          className="small link-button"
+          aria-expanded
+          onClick={onToggle}
+          aria-label={t('library.boardsHide')}
+          title={t('library.boardsHide')}
+          data-testid="library-boards-toggle"
+        >
+          ‹
+        </button>
         <button
           type="button"
           className="small"

@@ -13,6 +13,8 @@ interface CellProps {
   onClick(index: number, e: React.MouseEvent): void;
   onOpen(index: number): void;
   onDragStart(index: number, id: string, e: React.DragEvent): void;
+  /** The cell's side in CSS pixels: its thumbnail is made to cover it. */
+  px: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export const LibraryCell = memo(function LibraryCell({
   onClick,
   onOpen,
   onDragStart,
+  px,
 }: CellProps) {
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.has(item.id));
@@ -44,10 +47,11 @@ export const LibraryCell = memo(function LibraryCell({
       onDragStart={(e) => onDragStart(index, item.id, e)}
       data-testid="library-cell"
       data-id={item.id}
+      data-index={index}
       data-mark={item.mark ?? ''}
       data-stars={item.stars}
     >
-      <GalleryThumb item={item} />
+      <GalleryThumb item={item} px={px} />
       <span className="lib-caption">{item.prompt}</span>
       <span className="lib-badges">
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
+import { useLibraryPrefs } from './library-prefs';
 
 /** Typing pauses this long before the search is asked: one query per word, not per letter. */
 const SEARCH_DEBOUNCE_MS = 100;
@@ -9,11 +10,25 @@ interface FiltersProps {
   filter: LibraryFilter;
   overview: LibraryOverview | undefined;
   onChange(patch: Partial<LibraryFilter>): void;
+  /** At the bar's end: the thumbnail size. */
+  children?: React.ReactNode;
 }
 
-/** Search, batch, model, review state, stars and sort: what the gallery lists, and in which order. */
-export function LibraryFilters({ filter, overview, onChange }: FiltersProps) {
+/**
+ * One compact bar: the search, then batch, model, review state, stars and sort, which fold away
+ * behind one button (remembered) and say how many are set while folded.
+ */
+export function LibraryFilters({ filter, overview, onChange, children }: FiltersProps) {
   const { t } = useTranslation();
+  const open = useLibraryPrefs((s) => s.filtersOpen);
+  const toggle = useLibraryPrefs((s) => s.toggle);
+  const set = [
+    filter.batchId,
+    filter.model,
+    filter.review !== 'any',
+    (filter.minStars ?? 0) > 0,
+    filter.sort !== 'newest',
+  ].filter(Boolean).length;
   const [searchText, setSearchText] = useState(filter.search ?? '');
   const change = useRef(onChange);
   change.current = onChange;
@@ -28,8 +43,13 @@ export function LibraryFilters({ filter, overview, onChange }: FiltersProps) {
   }, [searchText]);
 
   return (
-    <div className="filters">
-      <label className="inline-field grow">
+    <div
+      className="filters lib-filters"
+      role="search"
+      aria-label={t('library.search')}
+      data-testid="library-filters"
+    >
+      <label className="inline-field lib-search">
         <span className="sr-only">{t('library.search')}</span>
         <input
           type="search"
@@ -46,6 +66,29 @@ export function LibraryFilters({ filter, overview, onChange }: FiltersProps) {
           className="grow"
         />
       </label>
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => toggle('filtersOpen')}
+        data-testid="library-filters-toggle"
+      >
+        {open
+          ? t('library.filtersHide')
+          : set
+            ? t('library.filtersShow', { count: set })
+            : t('library.filters')}
+      </button>
+      {open && <FilterSelects filter={filter} overview={overview} onChange={onChange} />}
+      <span className="grow" />
+      {children}
+    </div>
+  );
+}
+
+function FilterSelects({ filter, overview, onChange }: FiltersProps) {
+  const { t } = useTranslation();
+  return (
+    <>
       <label className="inline-field">
         <span>{t('library.batch')}</span>
         <select
@@ -107,6 +150,6 @@ export function LibraryFilters({ filter, overview, onChange }: FiltersProps) {
           <option value="prompt">{t('library.byPrompt')}</option>
         </select>
       </label>
-    </div>
+    </>
   );
 }

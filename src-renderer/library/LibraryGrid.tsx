@@ -10,9 +10,12 @@ import { CellStars, LibraryCell, PendingCell, useCellHover } from './LibraryCell
 import { useLibraryWindows } from './library-hooks';
 import { useSelection } from './library-selection';
 import { itemIn, pageOf, pagesCovering, type MarkPatch } from './library-windows';
+import { useLibraryPrefs } from './library-prefs';
+import { useLibraryContextMenu } from './library-context-menu';
 import { useGalleryInput } from './use-gallery-input';
 
-const CELL = 212;
+/** Space between cells, and around the rows, in CSS pixels (as .lib-row has it). */
+const GAP = 4;
 /** Rows drawn, and windows asked for, beyond the visible ones on each side. */
 const OVERSCAN_ROWS = 3;
 
@@ -47,15 +50,22 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
     return () => observer.disconnect();
   }, [scroller]);
 
-  const columns = Math.max(1, Math.floor(width / CELL));
+  // As many columns as the chosen size allows, and the cells stretched to fill the width exactly.
+  const chosen = useLibraryPrefs((s) => s.thumbSize);
+  const inner = Math.max(1, width - GAP * 2);
+  const columns = Math.max(1, Math.floor((inner + GAP) / (chosen + GAP)));
+  const cell = Math.floor((inner - GAP * (columns - 1)) / columns);
+  const rowHeight = cell + GAP;
   const virtualizer = useVirtualizer({
     count: Math.ceil(total / columns),
     getScrollElement: () => scroller.current,
-    estimateSize: () => CELL,
+    estimateSize: () => rowHeight,
     overscan: OVERSCAN_ROWS,
     // Thumbnails not yet seen load once scrolling pauses this long (see GalleryThumb).
     isScrollingResetDelay: 60,
   });
+  // A new size changes every row's height: the virtualizer measures again, keeping the focused row.
+  useLayoutEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const rows = virtualizer.getVirtualItems();
   const first = (rows[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
@@ -75,10 +85,12 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
   const focus = useSelection((s) => s.focus);
   const layout = useRef({ columns, total });
   layout.current = { columns, total };
+  // Also once the list's length is known: a reload comes back to the image it was on.
+  const known = total > focus;
   useEffect(() => {
     const { columns, total } = layout.current;
     if (focus < total) virtualizer.scrollToIndex(Math.floor(focus / columns), { align: 'auto' });
-  }, [focus, virtualizer]);
+  }, [focus, virtualizer, known, columns]);
   const focused = itemIn(windows.get(pageOf(focus)), focus);
 
   const { onKeyDown, onCellClick, onCellOpen, onCellDragStart, onCellStars } = useGalleryInput({
@@ -101,7 +113,19 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
         aria-activedescendant={focused ? `lib-${focused.id}` : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}
+        onContextMenu={(e) => {
+          // The image under the pointer becomes the target (unless it is in the selection already).
+          const cell = (e.target as HTMLElement).closest<HTMLElement>('[data-testid="library-cell"]');
+          if (!cell) return;
+          e.preventDefault();
+          const id = cell.dataset.id!;
+          const index = Number(cell.dataset.index);
+          if (!useSelection.getState().selected.has(id)) onCellClick(index, e);
+          useLibraryContextMenu.setState({ at: { x: e.clientX, y: e.clientY } });
+        }}
         data-testid="library-gallery"
+        data-columns={columns}
+        style={{ '--cell': `${cell}px` } as React.CSSProperties}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {rows.map((row) => (
@@ -128,6 +152,7 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
                     onClick={onCellClick}
                     onOpen={onCellOpen}
                     onDragStart={onCellDragStart}
+                    px={cell}
                   />
                 ) : (
                   <PendingCell key={`pending-${index}`} index={index} />

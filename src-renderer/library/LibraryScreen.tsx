@@ -17,6 +17,11 @@ import { LibraryGrid } from './LibraryGrid';
 import { LibraryLightbox } from './LibraryLightbox';
 import { LibraryProblems } from './LibraryProblems';
 import { LibraryToolbar } from './LibraryToolbar';
+import { useLibraryPrefs } from './library-prefs';
+import { savedPlace, useKeptPlace } from './library-place';
+import { useLibraryScreenKeys } from './use-library-screen-keys';
+import { ThumbSizeSlider } from './ThumbSizeSlider';
+import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from './ReferenceTargetDialog';
 import { useReuse } from './use-reuse';
@@ -53,7 +58,10 @@ export function LibraryScreen() {
   const studio = useStudio();
   const client = useQueryClient();
   const go = useNavigation((s) => s.go);
-  const [filter, setFilter] = useState<LibraryFilter>(INITIAL_FILTER);
+  // The filter survives a reload (and so does the place in the list, with the selection).
+  const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
+  const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
+  const toggle = useLibraryPrefs((s) => s.toggle);
   const { shown, total, error: listError } = useShownList(filter);
   const overview = useLibraryOverview();
   const [lightbox, setLightbox] = useState<number>();
@@ -63,6 +71,8 @@ export function LibraryScreen() {
   const scroller = useRef<HTMLDivElement>(null);
   const mark = useMarks(setError);
   useLibraryLiveUpdates();
+  useLibraryScreenKeys(mark, setMessage);
+  useKeptPlace(filter);
   /** The images "Add to board" is open for; the library image a reference is being placed from. */
   const [boardMenu, setBoardMenu] = useState<string[]>();
   const [referenceFor, setReferenceFor] = useState<string>();
@@ -79,9 +89,16 @@ export function LibraryScreen() {
   const activeBoard = boards.find((b) => b.id === filter.collectionId);
   const openBoardMenu = () => setBoardMenu(selectionTargets({ client, filter: shown }));
 
-  // A new visit starts with nothing selected; another list keeps the selection (ids) but not the focus.
-  useEffect(() => resetSelection(false), []);
-  useEffect(() => resetSelection(true), [shown]);
+  // A new visit starts where the last one was (a reload); another list keeps the selection (ids)
+  // but not the focus.
+  const firstList = useRef(true);
+  useEffect(() => {
+    if (firstList.current) {
+      firstList.current = false;
+      return;
+    }
+    resetSelection(true);
+  }, [shown]);
 
   /** Changes the filters; one that changes nothing keeps the same list (and the scroll). */
   const changeFilter = useCallback(
@@ -110,26 +127,37 @@ export function LibraryScreen() {
   const shownError = error ?? listError ?? overview.error ?? undefined;
   return (
     <section className="screen library" aria-labelledby="screen-title">
-      <div className="section-head">
+      <div className="lib-head">
         <h1 id="screen-title">{t('library.title')}</h1>
         <LibraryCount
           shown={total ?? 0}
           count={overview.data?.images ?? 0}
           about={indexing ? Math.max(indexing.imagesAbout ?? 0, overview.data?.images ?? 0) : undefined}
         />
+        <LibraryToolbar
+          filter={shown}
+          total={total ?? 0}
+          onMark={mark}
+          onCompare={openCompare}
+          onMessage={setMessage}
+          onError={setError}
+          onAddToBoard={setBoardMenu}
+          reuse={reuse}
+        />
+        <button
+          type="button"
+          className="lib-help-button"
+          aria-label={t('library.shortcutsButton')}
+          title={t('library.shortcutsButton')}
+          onClick={() => useShortcutsOverlay.setState({ open: true })}
+          data-testid="library-shortcuts"
+        >
+          ?
+        </button>
       </div>
-      <LibraryFilters filter={filter} overview={overview.data} onChange={changeFilter} />
-      <LibraryToolbar
-        filter={shown}
-        total={total ?? 0}
-        onMark={mark}
-        onCompare={openCompare}
-        onMessage={setMessage}
-        onError={setError}
-        onAddToBoard={setBoardMenu}
-        reuse={reuse}
-      />
-      <p className="help">{t('library.keysHelp')}</p>
+      <LibraryFilters filter={filter} overview={overview.data} onChange={changeFilter}>
+        <ThumbSizeSlider />
+      </LibraryFilters>
       {indexing && (
         <p className="notice lib-indexing" role="status" data-testid="library-indexing">
           <progress value={indexing.done} max={Math.max(1, indexing.total)} />
@@ -150,6 +178,8 @@ export function LibraryScreen() {
       )}
       <div className="lib-body">
         <LibraryBoards
+          open={boardsOpen}
+          onToggle={() => toggle('boardsOpen')}
           boards={boards}
           images={overview.data?.images ?? 0}
           active={filter.collectionId}

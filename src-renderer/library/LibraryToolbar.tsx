@@ -5,7 +5,9 @@ import type { ContactSheetOptions, LibraryFilter } from '../../src-shared/librar
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { askForText } from '../shell/confirm-store';
+import { ActionMenu, MenuButton, type MenuItem } from '../shell/ActionMenu';
 import { CompareAcrossButton } from './CompareAcrossModels';
+import { useLibraryContextMenu } from './library-context-menu';
 import { ContactSheetDialog } from './ContactSheetDialog';
 import { downloadPreparedExport } from './export-download';
 import type { ReuseHandlers } from './Lightbox';
@@ -95,8 +97,75 @@ export function LibraryToolbar(props: ToolbarProps) {
       return t('kb.sentPicks', { count: push.rows });
     });
 
+  const more: MenuItem[] = [
+    {
+      id: 'zip',
+      label: t('library.exportZip'),
+      disabled: none,
+      testId: 'library-export-zip',
+      onSelect: () => void exportZip(),
+    },
+    {
+      id: 'push-kb',
+      label: t('kb.sendPicks'),
+      disabled: none,
+      testId: 'library-push-kb',
+      onSelect: () => void pushToKb(),
+    },
+    { id: 'folder', label: t('library.exportFolder'), disabled: none, onSelect: () => void exportFolder() },
+    {
+      id: 'sheet',
+      label: t('sheet.open'),
+      disabled: none,
+      testId: 'library-sheet',
+      onSelect: () => setSheetIds(targets()),
+    },
+    ...(single
+      ? [
+          {
+            id: 'reference',
+            label: t('reuse.useAsReference'),
+            testId: 'library-use-reference',
+            onSelect: () => reuse.reference(single.id),
+          },
+          { id: 'regenerate', label: t('reuse.regenerate'), onSelect: () => reuse.regenerate(single.id) },
+          { id: 'vary', label: t('reuse.vary'), onSelect: () => reuse.vary(single.id) },
+        ]
+      : []),
+    ...(focused
+      ? [
+          {
+            id: 'reveal',
+            label: t('library.reveal'),
+            onSelect: () =>
+              void studio
+                .call('library.reveal', { id: focused.id })
+                .then((r) => onMessage(t('library.revealed', { path: r.path })))
+                .catch((err: unknown) => onError(StudioError.from(err))),
+          },
+        ]
+      : []),
+  ];
+  // The right-click menu on an image: the marks first, then the same actions as "More".
+  const context: MenuItem[] = [
+    { id: 'pick', label: `${t('library.pick')} (P)`, onSelect: () => onMark(targets(), { mark: 'picked' }) },
+    {
+      id: 'reject',
+      label: `${t('library.reject')} (X)`,
+      onSelect: () => onMark(targets(), { mark: 'rejected' }),
+    },
+    {
+      id: 'unmark',
+      label: `${t('library.unmark')} (U)`,
+      onSelect: () => onMark(targets(), { mark: null, stars: 0 }),
+    },
+    { id: 'board', label: `${t('boards.addTo')} (B)`, onSelect: () => onAddToBoard(targets()) },
+    ...more.map((item) => ({ ...item, testId: item.testId && `${item.testId}-context` })),
+  ];
+  const menuAt = useLibraryContextMenu((s) => s.at);
+
   return (
-    <div className="actions">
+    <div className="actions lib-actions">
       <button type="button" onClick={() => onMark(targets(), { mark: 'picked' })} disabled={none}>
         {t('library.pick')} (P)
       </button>
@@ -120,23 +189,6 @@ export function LibraryToolbar(props: ToolbarProps) {
       >
         {t('library.compare')}
       </button>
-      <button type="button" disabled={none} data-testid="library-push-kb" onClick={() => void pushToKb()}>
-        {t('kb.sendPicks')}
-      </button>
-      <button type="button" onClick={() => void exportZip()} disabled={none} data-testid="library-export-zip">
-        {t('library.exportZip')}
-      </button>
-      <button type="button" onClick={() => void exportFolder()} disabled={none}>
-        {t('library.exportFolder')}
-      </button>
-      <button
-        type="button"
-        onClick={() => setSheetIds(targets())}
-        disabled={none}
-        data-testid="library-sheet"
-      >
-        {t('sheet.open')}
-      </button>
       <button
         type="button"
         onClick={() => onAddToBoard(targets())}
@@ -145,36 +197,16 @@ export function LibraryToolbar(props: ToolbarProps) {
       >
         {t('boards.addTo')} (B)
       </button>
-      {single && (
-        <>
-          <button
-            type="button"
-            onClick={() => reuse.reference(single.id)}
-            data-testid="library-use-reference"
-          >
-            {t('reuse.useAsReference')}
-          </button>
-          <button type="button" onClick={() => reuse.regenerate(single.id)}>
-            {t('reuse.regenerate')}
-          </button>
-          <button type="button" title={t('reuse.varyHint')} onClick={() => reuse.vary(single.id)}>
-            {t('reuse.vary')}
-          </button>
-          <CompareAcrossButton id={single.id} />
-        </>
-      )}
-      {focused && (
-        <button
-          type="button"
-          onClick={() =>
-            void studio
-              .call('library.reveal', { id: focused.id })
-              .then((r) => onMessage(t('library.revealed', { path: r.path })))
-              .catch((err: unknown) => onError(StudioError.from(err)))
-          }
-        >
-          {t('library.reveal')}
-        </button>
+      {single && <CompareAcrossButton id={single.id} />}
+      <MenuButton label={t('library.more')} items={more} testId="library-more" />
+      {menuAt && (
+        <ActionMenu
+          items={context}
+          at={menuAt}
+          label={t('library.imageMenu')}
+          onClose={() => useLibraryContextMenu.setState({ at: undefined })}
+          testId="library-context-menu"
+        />
       )}
       {sheetIds && (
         <ContactSheetDialog

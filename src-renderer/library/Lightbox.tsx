@@ -9,6 +9,7 @@ import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
 import { CompareAcrossButton } from './CompareAcrossModels';
 import { LightboxLineage } from './LightboxLineage';
 import { StarRating } from './StarRating';
+import { useLibraryPrefs } from './library-prefs';
 
 interface Props {
   item: LibraryImage;
@@ -25,6 +26,10 @@ interface Props {
   reuse: ReuseHandlers;
   /** Opens an image of the lineage, which may be outside the filtered list. */
   onOpenImage(item: LibraryImage): void;
+  /** The images before and after, loaded ahead so that the next one is drawn at once. */
+  preload?: LibraryImage[];
+  /** Below the image: the filmstrip of the list around this one. */
+  children?: React.ReactNode;
 }
 
 export interface ReuseHandlers {
@@ -45,11 +50,22 @@ export function Lightbox({
   onUsePrompt,
   reuse,
   onOpenImage,
+  preload = [],
+  children,
 }: Props) {
   const { t } = useTranslation();
+  const autoAdvance = useLibraryPrefs((s) => s.autoAdvance);
+  const toggle = useLibraryPrefs((s) => s.toggle);
   const onMark: Props['onMark'] = (ids, change) => {
     if (!pending) markAny(ids, change);
   };
+  /** A mark from the keys: on this image, then on to the next one when auto-advance is on. */
+  const markAndMove: Props['onMark'] = (ids, change) => {
+    if (pending) return;
+    markAny(ids, change);
+    if (autoAdvance && index < total - 1) onIndex(index + 1);
+  };
+  usePreloaded(preload.map((p) => imageUrl(imagePaths.libraryOriginal(p.id))));
   const detail = useStudioQuery('library.detail', { id: item.id });
   const [zoom, setZoom] = useState(1);
   const [pan, setPan] = useState({ x: 0, y: 0 });
@@ -65,10 +81,10 @@ export function Lightbox({
     const handled = keyHandler(LIGHTBOX_SHORTCUTS, {
       next: () => (index < total - 1 ? onIndex(index + 1) : false),
       previous: () => (index > 0 ? onIndex(index - 1) : false),
-      pick: () => onMark([item.id], { mark: 'picked' }),
-      reject: () => onMark([item.id], { mark: 'rejected' }),
-      unmark: () => onMark([item.id], { mark: null, stars: 0 }),
-      stars: (k) => onMark([item.id], { stars: Number(k.key) }),
+      pick: () => markAndMove([item.id], { mark: 'picked' }),
+      reject: () => markAndMove([item.id], { mark: 'rejected' }),
+      unmark: () => markAndMove([item.id], { mark: null, stars: 0 }),
+      stars: (k) => markAndMove([item.id], { stars: Number(k.key) }),
       zoomIn: () => setZoom((z) => Math.min(8, z * 1.25)),
       zoomOut: () => setZoom((z) => Math.max(1, z / 1.25)),
     })(e);
@@ -101,8 +117,10 @@ export function Lightbox({
           draggable={false}
           style={{ transform: `translate(${pan.x}px, ${pan.y}px) scale(${zoom})` }}
           data-testid="lightbox-image"
+          data-id={item.id}
         />
       </div>
+      {children}
       <aside className="lightbox-side">
         <div className="actions">
           <button
@@ -163,6 +181,15 @@ export function Lightbox({
           <StarRating value={item.stars} onChange={(stars) => onMark([item.id], { stars })} />
           <CompareAcrossButton id={item.id} />
         </div>
+        <label className="check" title={t('library.autoAdvanceHint')}>
+          <input
+            type="checkbox"
+            checked={autoAdvance}
+            onChange={() => toggle('autoAdvance')}
+            data-testid="lightbox-auto-advance"
+          />
+          {t('library.autoAdvance')}
+        </label>
         <h3>{t('library.prompt')}</h3>
         <p className="lightbox-prompt" data-testid="lightbox-prompt">
           {item.prompt}
@@ -194,4 +221,26 @@ export function Lightbox({
       </aside>
     </Modal>
   );
+}
+
+/**
+ * Loads and decodes images ahead (the loupe's neighbours): the browser keeps them, so moving on
+ * draws the next one from memory instead of waiting for the disk and the decoder.
+ */
+function usePreloaded(urls: string[]): void {
+  const key = urls.join('\n');
+  useEffect(() => {
+    const images = key
+      .split('\n')
+      .filter(Boolean)
+      .map((url) => {
+        const img = new Image();
+        img.decoding = 'async';
+        img.src = url;
+        // A neighbour that fails to load is shown (with its error) when it is reached, not here.
+        img.decode().catch(() => undefined);
+        return img;
+      });
+    return () => images.forEach((img) => (img.src = ''));
+  }, [key]);
 }

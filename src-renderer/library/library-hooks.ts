@@ -17,6 +17,7 @@ import {
   WINDOW,
   type MarkPatch,
 } from './library-windows';
+import { recordMarkStep, type MarksBefore } from './library-mark-history';
 
 /** A window no one has shown for this long leaves the cache, so scrolling 250,000 images stays small. */
 const WINDOW_GC_MS = 60_000;
@@ -138,20 +139,29 @@ function track(ids: string[], delta: 1 | -1) {
   }
 }
 
-/** Marks: shown at once in every cached window, then written by `library.mark`. */
+/**
+ * Marks: shown at once in every cached window, then written by `library.mark`, one call after
+ * another in key order. Each is a step Ctrl+Z can take back (`record: false` for the undo's own
+ * writes): the marks main has just before the write are read in the same turn, so the step knows
+ * exactly what to put back, whether or not the images were on screen.
+ */
 export function useMarks(onError: (error: StudioError) => void) {
   const studio = useStudio();
   const client = useQueryClient();
   return useCallback(
-    (ids: string[], change: MarkPatch) => {
+    (ids: string[], change: MarkPatch, { record = true }: { record?: boolean } = {}) => {
       if (!ids.length) return;
       patchMarks(client, new Map(ids.map((id) => [id, change])));
       track(ids, 1);
       queueMarkWrite(async () => {
         try {
+          const before: MarksBefore = [];
           for (let at = 0; at < ids.length; at += MARK_SLICE) {
-            await studio.call('library.mark', { ids: ids.slice(at, at + MARK_SLICE), ...change });
+            const slice = ids.slice(at, at + MARK_SLICE);
+            if (record) before.push(...(await studio.call('library.marksOf', { ids: slice })));
+            await studio.call('library.mark', { ids: slice, ...change });
           }
+          if (record) recordMarkStep({ ids, after: change, before });
         } catch (err) {
           onError(StudioError.from(err));
           // What is on disk is the truth: the lists are asked again, since the shown marks are not.
@@ -164,3 +174,6 @@ export function useMarks(onError: (error: StudioError) => void) {
     [studio, client, onError],
   );
 }
+
+/** What the marks function is: the gallery, the toolbar and the loupe all mark through it. */
+export type MarkFn = ReturnType<typeof useMarks>;

@@ -6,7 +6,10 @@ const FOCUSABLE =
 
 /** What Tab can reach inside the dialog, in order; hidden elements (no boxes) are left out. */
 function tabbables(root: HTMLElement): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  // A control taken out of the tab order (tabindex -1, as the loupe's filmstrip) is no end of the cycle.
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el.tabIndex >= 0 && el.getClientRects().length > 0,
+  );
 }
 
 /**

@@ -73,12 +73,21 @@ export const GALLERY_SHORTCUTS = group('gallery', [
   },
   { id: 'selectAll', keys: ['mod+a'] },
   { id: 'clearSelection', keys: ['escape'] },
-  { id: 'openLightbox', keys: ['enter'] },
+  { id: 'openLightbox', keys: ['enter', ' '], label: 'Enter / Space' },
   { id: 'pick', keys: ['p'] },
   { id: 'reject', keys: ['x'] },
   { id: 'unmark', keys: ['u'] },
   { id: 'stars', keys: STARS, label: '0–5' },
   { id: 'addToBoard', keys: ['b'] },
+]);
+
+/** The Library screen, wherever the focus is but a text field: sizes, and undo of marks. */
+export const LIBRARY_SCREEN_SHORTCUTS = group('libraryScreen', [
+  { id: 'thumbLarger', keys: ['mod+='] },
+  { id: 'thumbSmaller', keys: ['mod+-'] },
+  { id: 'thumbDefault', keys: ['mod+0'] },
+  { id: 'undoMark', keys: ['mod+z'] },
+  { id: 'redoMark', keys: ['mod+shift+z', 'mod+y'] },
 ]);
 
 export const LIGHTBOX_SHORTCUTS = group('lightbox', [
@@ -100,7 +109,7 @@ export const KB_SEARCH_SHORTCUTS = group('kbSearch', [{ id: 'search', keys: ['en
 export const SCREEN_SHORTCUTS: Record<Screen, readonly ShortcutGroup[]> = {
   compose: [GLOBAL_SHORTCUTS, COMPOSE_SCREEN_SHORTCUTS, PROMPT_GRID_SHORTCUTS, DIALOG_KEYS],
   batches: [GLOBAL_SHORTCUTS, DIALOG_KEYS],
-  library: [GLOBAL_SHORTCUTS, GALLERY_SHORTCUTS, LIGHTBOX_SHORTCUTS, DIALOG_KEYS],
+  library: [GLOBAL_SHORTCUTS, LIBRARY_SCREEN_SHORTCUTS, GALLERY_SHORTCUTS, LIGHTBOX_SHORTCUTS, DIALOG_KEYS],
   realtime: [GLOBAL_SHORTCUTS, REALTIME_PROMPT_SHORTCUTS, DIALOG_KEYS],
   kb: [GLOBAL_SHORTCUTS, KB_SEARCH_SHORTCUTS, DIALOG_KEYS],
   settings: [GLOBAL_SHORTCUTS, DIALOG_KEYS],

@@ -31,6 +31,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
     'library.detail': ({ id }) => library.detail(id),
     'library.lineage': ({ id }) => library.lineage(id),
     'library.acrossModels': ({ id }) => library.acrossModels(id),
+    'library.marksOf': ({ ids }) => library.marksOf(ids),
     'library.mark': async ({ ids, mark, stars }) => {
       const marks = await library.mark(ids, { mark, stars });
       // The event carries the marks themselves: open galleries change those cells, nothing is fetched.

@@ -3,7 +3,8 @@ import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
-import { THUMB_SIZES, type ThumbnailService } from './thumbnails';
+import { THUMB_SIZES } from '../../../src-shared/image-paths';
+import { THUMB_SIZE, type ThumbnailService } from './thumbnails';
 
 /** What the image routes need from the rest of the studio; each part throws or answers undefined when it has no such image. */
 interface ImageSources {
@@ -151,13 +152,13 @@ export class ImageRoutes {
     if (m) {
       const file = this.sources.reference.fileOf(m[1]!);
       if (!file || !inside(this.sources.reference.root, file)) return notFound();
-      const thumb = await this.sources.thumbnails.fileFor(file, THUMB_SIZES[0]);
+      const thumb = await this.sources.thumbnails.fileFor(file, THUMB_SIZE);
       return fileAnswer(
         thumb,
         'image/webp',
         IMMUTABLE,
         request,
-        this.sources.thumbnails.keyOf(file, THUMB_SIZES[0]),
+        this.sources.thumbnails.keyOf(file, THUMB_SIZE),
       );
     }
     return notFound();

@@ -565,6 +565,19 @@ export class LibraryCatalog {
    * and durably, then the same rows of the catalog are changed in place. No folder is read again.
    * Calls run one after another, so quick keystrokes never lose each other's writes.
    */
+  /** The marks of these images as the catalog has them: what an undo puts back. Unknown ids are left out. */
+  marksOf(ids: string[]): LibraryMarkChange[] {
+    const out: LibraryMarkChange[] = [];
+    this.use((db) => {
+      const read = db.prepare('select id, mark, stars from images where id = ?');
+      for (const id of new Set(ids)) {
+        const row = read.get(id) as { id: string; mark: ReviewMark; stars: number } | undefined;
+        if (row) out.push({ id: row.id, mark: row.mark, stars: row.stars });
+      }
+    });
+    return out;
+  }
+
   mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
     const run = this.marking.then(() => this.applyMarks(ids, change));
     this.marking = run.catch(() => undefined);

@@ -8,8 +8,6 @@ import sharp from 'sharp';
 import { makeDir } from './atomic-file';
 
 export const THUMB_SIZE = 256;
-/** The gallery's two sizes, on the long side: small cells, and large cells or high-density screens. */
-export const THUMB_SIZES = [256, 640] as const;
 
 /** A thumbnail being made, or waiting its turn, and how many asks wait for it. */
 interface InFlight {

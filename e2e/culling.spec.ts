@@ -1,0 +1,134 @@
+import type { Page } from '@playwright/test';
+import { batchInLibrary, expect, openScreen, screenshotBothThemes, test } from './studio-fixture';
+
+// Culling at a professional's speed, on a 13-inch laptop's window: the grid first, a size that
+// follows Ctrl+- and Ctrl+=, a loupe that moves on after each mark, and Ctrl+Z.
+test.use({ viewport: { width: 1280, height: 800 } });
+
+/** How much of the window the gallery takes, and how many thumbnails are in view whole. */
+async function galleryInView(page: Page): Promise<{ share: number; whole: number; columns: number }> {
+  return page.getByTestId('library-gallery').evaluate((gallery) => {
+    const g = gallery.getBoundingClientRect();
+    const whole = [...gallery.querySelectorAll('[data-testid="library-cell"]')].filter((cell) => {
+      const r = cell.getBoundingClientRect();
+      return r.top >= g.top && r.bottom <= g.bottom && r.left >= g.left && r.right <= g.right;
+    }).length;
+    return {
+      share: g.height / window.innerHeight,
+      whole,
+      columns: Number(gallery.getAttribute('data-columns')),
+    };
+  });
+}
+
+/** The marks of the library as main has them, by id (what review.json says). */
+async function marks(studio: { call(m: string, i?: unknown): Promise<any> }) {
+  const { items } = await studio.call('library.query', {
+    limit: 500,
+    review: 'any',
+    minStars: 0,
+    sort: 'newest',
+  });
+  return new Map<string, string | null>(items.map((i: any) => [i.id, i.mark]));
+}
+
+test('the grid comes first, its size follows the keys, and the loupe culls one image per key, with undo', async ({
+  page,
+  studio,
+}) => {
+  for (const [i, subject] of ['teapot', 'lantern', 'kite'].entries())
+    await batchInLibrary(
+      studio,
+      `cull-${i}`,
+      `Cull ${subject}s`,
+      Array.from({ length: 40 }, (_, n) => `A ${subject}, variant ${n + 1}`),
+    );
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByTestId('library-count')).toContainText('120 of 120');
+  await expect(page.locator('[data-testid="library-cell"] img').first()).toBeVisible();
+
+  // Grid first: at least 70 % of the window's height and 15 whole thumbnails at the default size.
+  const first = await galleryInView(page);
+  expect(first.share).toBeGreaterThanOrEqual(0.7);
+  expect(first.whole).toBeGreaterThanOrEqual(15);
+  // Ctrl+- shows more of them, Ctrl+= fewer, Ctrl+0 the default again; the choice is remembered.
+  await page.getByTestId('library-gallery').focus();
+  await page.keyboard.press('Control+-');
+  await expect.poll(async () => (await galleryInView(page)).whole).toBeGreaterThan(first.whole);
+  await page.keyboard.press('Control+0');
+  await expect.poll(async () => (await galleryInView(page)).whole).toBe(first.whole);
+  await page.keyboard.press('Control+=');
+  await expect.poll(async () => (await galleryInView(page)).whole).toBeLessThan(first.whole);
+  await page.reload();
+  await expect(page.getByTestId('library-count')).toContainText('120 of 120');
+  await expect.poll(async () => (await galleryInView(page)).whole).toBeLessThan(first.whole);
+  await page.keyboard.press('Control+0');
+  await screenshotBothThemes(page, 'library-grid');
+
+  // The loupe: Space opens it; ten presses of P or X mark ten images, each drawing the next.
+  const before = await marks(studio);
+  await page.getByTestId('library-gallery').focus();
+  await page.keyboard.press('Space');
+  const loupe = page.getByTestId('lightbox');
+  await expect(loupe).toBeVisible();
+  await expect(loupe.getByTestId('filmstrip-cell')).not.toHaveCount(0);
+  const shown: string[] = [];
+  for (let n = 0; n < 10; n++) {
+    const image = loupe.getByTestId('lightbox-image');
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    shown.push((await image.getAttribute('data-id'))!);
+    await page.keyboard.press(n % 3 === 2 ? 'x' : 'p');
+    await expect(loupe.getByText(`${n + 2} / 120`)).toBeVisible();
+  }
+  expect(new Set(shown).size).toBe(10);
+  await expect
+    .poll(async () => {
+      const now = await marks(studio);
+      return shown.filter((id) => now.get(id) !== before.get(id)).length;
+    })
+    .toBe(10);
+  await page.screenshot({ path: 'docs/screenshots/library-loupe-en.png' });
+
+  // Ctrl+Z takes back the last mark, in the loupe; Ctrl+Shift+Z puts it again.
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => (await marks(studio)).get(shown[9]!)).toBe(before.get(shown[9]!) ?? null);
+  expect((await marks(studio)).get(shown[8]!)).not.toBe(before.get(shown[8]!) ?? null);
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(async () => (await marks(studio)).get(shown[9]!)).toBe('picked');
+
+  // With auto-advance off, a mark stays on its image.
+  await loupe.getByTestId('lightbox-auto-advance').uncheck();
+  await page.keyboard.press('x');
+  await expect(loupe.getByText('11 / 120')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The place survives a reload: the filter and the focused image.
+  await page.getByTestId('library-review').selectOption('picked');
+  await expect(page.getByTestId('library-count')).toContainText('of 120');
+  await page.reload();
+  await expect(page.getByTestId('library-review')).toHaveValue('picked');
+});
+
+test('a right click on an image offers its actions, and the filters fold away', async ({ page, studio }) => {
+  await batchInLibrary(studio, 'menu', 'Menu batch', ['A red cup', 'A blue cup', 'A green cup']);
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByTestId('library-count')).toContainText('3 of 3');
+  const cell = page.getByTestId('library-cell').nth(1);
+  await cell.click({ button: 'right' });
+  const menu = page.getByTestId('library-context-menu');
+  await expect(menu).toBeVisible();
+  await menu.getByRole('menuitem', { name: /^Reject/ }).click();
+  await expect(menu).toHaveCount(0);
+  await expect(cell).toHaveAttribute('data-mark', 'rejected');
+
+  const before = (await page.getByTestId('library-gallery').boundingBox())!.height;
+  await page.getByTestId('library-filters-toggle').click();
+  await expect(page.getByTestId('library-review')).toHaveCount(0);
+  expect((await page.getByTestId('library-gallery').boundingBox())!.height).toBeGreaterThanOrEqual(before);
+  await page.reload();
+  await expect(page.getByTestId('library-review')).toHaveCount(0);
+  await page.getByTestId('library-filters-toggle').click();
+  await expect(page.getByTestId('library-review')).toBeVisible();
+});

@@ -1,0 +1,74 @@
+import { useEffect } from 'react';
+import { libraryFilterSchema, type LibraryFilter } from '../../src-shared/library-view';
+import { useSelection } from './library-selection';
+
+const KEY = 'studio.libraryPlace';
+/** A larger selection is not kept across a reload: the page's storage is small, and so is its use. */
+const MAX_KEPT_IDS = 5_000;
+
+interface Place {
+  filter: LibraryFilter;
+  focus: number;
+  selected: string[];
+}
+
+/**
+ * Where the Library was in this window: its filter, the focused place and the selection, so a
+ * reload (or a visit to another screen and back) comes back to the same image. Per window (session
+ * storage): a second window starts on its own.
+ */
+export function savedPlace(): Place | undefined {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(KEY) ?? 'null') as Partial<Place> | null;
+    if (!raw) return undefined;
+    const filter = libraryFilterSchema.safeParse(raw.filter);
+    if (!filter.success) return undefined;
+    return {
+      filter: filter.data as LibraryFilter,
+      focus: Number.isInteger(raw.focus) && raw.focus! >= 0 ? raw.focus! : 0,
+      selected: Array.isArray(raw.selected) ? raw.selected.filter((id) => typeof id === 'string') : [],
+    };
+  } catch {
+    // A damaged entry is a fresh start, not an error anyone needs to see.
+    return undefined;
+  }
+}
+
+/** Puts the saved focus and selection back once, then keeps the place written as it changes. */
+export function useKeptPlace(filter: LibraryFilter): void {
+  useEffect(() => {
+    const saved = savedPlace();
+    useSelection.setState({
+      focus: saved?.focus ?? 0,
+      anchor: saved?.focus ?? 0,
+      selected: new Set(saved?.selected ?? []),
+      resolving: false,
+    });
+  }, []);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const write = () => {
+      const { focus, selected } = useSelection.getState();
+      const place: Place = {
+        filter,
+        focus,
+        selected: selected.size <= MAX_KEPT_IDS ? [...selected] : [],
+      };
+      try {
+        sessionStorage.setItem(KEY, JSON.stringify(place));
+      } catch {
+        // Storage full or refused: the place is simply not kept.
+      }
+    };
+    write();
+    const off = useSelection.subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(write, 200);
+    });
+    return () => {
+      clearTimeout(timer);
+      write();
+      off();
+    };
+  }, [filter]);
+}
