@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { batchInLibrary, expect, openScreen, screenshotBothThemes, test } from './studio-fixture';
+import { batchInLibrary, expect, openScreen, screenshot, screenshotBothThemes, test } from './studio-fixture';
 
 // Culling at a professional's speed, on a 13-inch laptop's window: the grid first, a size that
 // follows Ctrl+- and Ctrl+=, a loupe that moves on after each mark, and Ctrl+Z.
@@ -131,4 +131,49 @@ test('a right click on an image offers its actions, and the filters fold away', 
   await expect(page.getByTestId('library-review')).toHaveCount(0);
   await page.getByTestId('library-filters-toggle').click();
   await expect(page.getByTestId('library-review')).toBeVisible();
+});
+
+test('near-identical outputs stack, open in place, and K keeps one and rejects the rest', async ({
+  page,
+  studio,
+}) => {
+  // A fixed seed makes the sandbox draw near-identical pictures, as a real model does.
+  await batchInLibrary(studio, 'stack', 'Stacked vases', [
+    'A glass vase [seed:vase]',
+    'A glass vase [seed:vase]',
+    'A glass vase [seed:vase]',
+    'A glass vase [seed:vase]',
+    'A copper kettle',
+    'A paper lantern',
+  ]);
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByTestId('library-count')).toContainText('6 of 6');
+  // The hashes are made in the background once the batch has arrived; the stack shows by itself.
+  await expect(page.getByTestId('library-stack-badge').first()).toContainText('Stack of 4', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('library-stack-badge')).toHaveCount(4);
+
+  await page.getByTestId('library-stacks').selectOption('one');
+  await expect(page.getByTestId('library-count')).toContainText('3 of 6');
+  await screenshotBothThemes(page, 'library-stacks');
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.getByTestId('library-count')).toContainText('显示 3 张');
+  await screenshot(page, 'library-stacks-zh-CN');
+  await page.getByTestId('language-select').selectOption('en');
+  const stacked = page.getByTestId('library-cell').filter({ has: page.getByTestId('library-stack-badge') });
+  await stacked.click();
+  await page.keyboard.press('s');
+  await expect(page.getByTestId('library-stack-open')).toContainText('A stack of 4 near-identical images');
+  await expect(page.getByTestId('library-count')).toContainText('4 of 6');
+  await page.getByTestId('library-cell').nth(2).click();
+  const kept = await page.getByTestId('library-cell').nth(2).getAttribute('data-id');
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('library-message')).toContainText('rejected 3 others');
+  await expect
+    .poll(async () => [...(await marks(studio)).entries()].filter(([, m]) => m === 'rejected').length)
+    .toBe(3);
+  await expect.poll(async () => (await marks(studio)).get(kept!)).toBe('picked');
+  await page.getByTestId('library-stack-back').click();
+  await expect(page.getByTestId('library-count')).toContainText('3 of 6');
 });

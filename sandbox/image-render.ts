@@ -25,7 +25,16 @@ export interface RenderRequest {
 
 const FONT = '"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif';
 
+/**
+ * `[seed:X]` in a prompt fixes the picture's seed, as a fixed seed does on a real model: every item
+ * and output with the same X gets the same picture, told apart only by its printed label and a
+ * small mark of its variant, so they are near-identical (what the studio's stacks are for).
+ */
+export const FIXED_SEED = /\[seed:([^\]]{1,64})\]/;
+
 function seedBytes(req: RenderRequest): Buffer {
+  const fixed = FIXED_SEED.exec(req.prompt);
+  if (fixed) return createHash('sha256').update(`seed:${fixed[1]}`).digest();
   return createHash('sha256').update(req.prompt).update('\0').update(req.variant).digest();
 }
 
@@ -74,6 +83,15 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
     ctx.fillStyle = `hsla(${(hue + b * 1.4) % 360}, 70%, ${45 + (c % 30)}%, 0.28)`;
     ctx.beginPath();
     ctx.arc((b / 255) * width, (c / 255) * height, unit * (0.04 + ((b ^ c) % 40) / 200), 0, Math.PI * 2);
+    ctx.fill();
+  }
+
+  if (FIXED_SEED.test(req.prompt)) {
+    // The variant's own small mark: what tells two outputs of one fixed seed apart.
+    const v = createHash('sha256').update(req.variant).update(req.label).digest();
+    ctx.fillStyle = `hsla(${(v[0]! * 360) / 256}, 70%, 60%, 0.5)`;
+    ctx.beginPath();
+    ctx.arc((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.02, 0, Math.PI * 2);
     ctx.fill();
   }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo } from '../../src-shared/studio-api';
 import type { StudioErrorView } from '../../src-shared/studio-error';
-import { BatchEngine } from './batches/batch-engine';
+import { Batches } from './batches/batches';
 import type { Clock } from './batches/batch-poller';
 import { SendGuard } from './batches/send-guard';
 import { SpendingService } from './batches/spending';
@@ -27,6 +27,7 @@ import { kbClientOf } from './kb/kb-targets';
 import { ExportDownloads } from './library/export-downloads';
 import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
+import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
@@ -77,7 +78,7 @@ export interface StudioServices {
   images: ImageRoutes;
   settings: SettingsService;
   profiles: ProfileService;
-  batches: BatchEngine;
+  batches: Batches;
   /** The one gate of every paid batch. */
   sends: SendGuard;
   sandbox: Sandbox;
@@ -142,9 +143,19 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id) },
     options.realtimeClient,
   );
+  // Perceptual hashes for the near-duplicate stacks: after each sync that brought folders in.
+  const hashing = new ImageHashing({
+    root: libraryDir,
+    unhashed: (after, limit) => library.unhashed(after, limit),
+    resync: () => library.sync(),
+  });
+  events.subscribe((event, payload) => {
+    if (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders')
+      void hashing.kick();
+  });
   keepCatalogCurrent(events, library, libraryWatch);
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
-  const batches = new BatchEngine({
+  const batches = new Batches({
     dataDir: options.dataDir,
     profiles,
     settings,
@@ -159,12 +170,12 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     submitter: batches.submitter,
     store: batches.store,
     activeProfileId: () => profiles.active().id,
-    clientFor: (profileId) => batches.clientFor(profileId),
+    clientFor: (profileId) => batches.clients.clientFor(profileId),
     // Removed batches count: removing a batch from the list does not give back what it cost.
     budget: (profileId, query, pending) =>
       new SpendingService({
         profileId: () => profileId,
-        batches: () => batches.list({ includeRemoved: true, profileId }),
+        batches: () => batches.records.list({ includeRemoved: true, profileId }),
         monthlyBudget: () => profiles.resolve(profileId).monthlyBudget ?? null,
       }).check(query, pending),
   });
@@ -205,7 +216,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
           file: realtime.imageFile(jobId, 'result', 0).file,
           savedId: realtime.list().find((j) => j.id === jobId)?.savedId,
         }),
-        batchItem: (batchId, customId) => batches.itemImage(batchId, customId),
+        batchItem: (batchId, customId) => batches.media.itemImage(batchId, customId),
       }),
     ),
     ...draftHandlers(drafts),
@@ -216,7 +227,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     thumbnails,
     library: { root: () => settings.get().libraryDir, file: (id) => library.detail(id) },
     realtime,
-    batchPreview: (batchId, customId) => batches.preview(batchId, customId),
+    batchPreview: (batchId, customId) => batches.media.preview(batchId, customId),
     reference: { fileOf: (id) => references.fileOf(id), root: join(options.dataDir, 'references') },
   });
   await batches.start();
@@ -233,6 +244,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     close: async () => {
       batches.stop();
       libraryWatch.stop();
+      hashing.stop();
       library.close();
       await sandbox.close();
       unlock();

@@ -13,7 +13,7 @@ import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
-import { DOWNLOAD_RETRY_CAP } from '../services/batches/batch-engine';
+import { DOWNLOAD_RETRY_CAP } from '../services/batches/download-scheduler';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
 
 // A batch already in the library: what "Download now" does with it, and how its record follows

@@ -101,6 +101,8 @@ function CompareAcrossModels({
       reject: () => (focused ? mark([focused.id], { mark: 'rejected' }) : false),
       unmark: () => (focused ? mark([focused.id], { mark: null, stars: 0 }) : false),
       stars: (k) => (focused ? mark([focused.id], { stars: Number(k.key) }) : false),
+      // Across models there is no stack: a pick here already makes the others alternatives.
+      keepBest: () => false,
       zoomIn: () => false,
       zoomOut: () => false,
     })(e);

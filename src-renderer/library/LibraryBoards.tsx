@@ -51,14 +51,13 @@ export function LibraryBoards({
         <h2 id="lib-boards-title">{t('boards.title')}</h2>
         <button
           type="button"
-          className="small link-button"
+          className="small"
           aria-expanded
           onClick={onToggle}
-          aria-label={t('library.boardsHide')}
           title={t('library.boardsHide')}
           data-testid="library-boards-toggle"
         >
-          ‹
+          ‹ {t('library.boardsHideShort')}
         </button>
         <button
           type="button"

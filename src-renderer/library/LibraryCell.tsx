@@ -57,6 +57,15 @@ export const LibraryCell = memo(function LibraryCell({
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}
         {item.mark === 'rejected' && <span className="badge danger-badge">{t('library.rejected')}</span>}
         {item.mark === 'alternative' && <span className="badge">{t('run.alternative')}</span>}
+        {item.stack && (
+          <span
+            className="badge lib-stack-badge"
+            data-testid="library-stack-badge"
+            data-size={item.stack.size}
+          >
+            {t('library.stackBadge', { count: item.stack.size })}
+          </span>
+        )}
         {item.stars > 0 && (
           <span className="badge lib-stars-badge" data-testid="library-stars-badge">
             {'★'.repeat(item.stars)}

@@ -28,6 +28,7 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
     filter.review !== 'any',
     (filter.minStars ?? 0) > 0,
     filter.sort !== 'newest',
+    filter.stacks === 'one',
   ].filter(Boolean).length;
   const [searchText, setSearchText] = useState(filter.search ?? '');
   const change = useRef(onChange);
@@ -148,6 +149,17 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
           <option value="oldest">{t('library.oldest')}</option>
           <option value="stars">{t('library.byStars')}</option>
           <option value="prompt">{t('library.byPrompt')}</option>
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>{t('library.stacks')}</span>
+        <select
+          value={filter.stacks ?? 'all'}
+          onChange={(e) => onChange({ stacks: e.target.value === 'one' ? 'one' : undefined })}
+          data-testid="library-stacks"
+        >
+          <option value="all">{t('library.stacksAll')}</option>
+          <option value="one">{t('library.stacksOne')}</option>
         </select>
       </label>
     </>

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LibraryFilter } from '../../src-shared/library-view';
+import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import type { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { useGalleryScrolling } from './GalleryThumb';
@@ -27,6 +27,8 @@ interface GridProps {
   onOpen(index: number): void;
   onError(error: StudioError): void;
   onAddToBoard(): void;
+  /** K and S on an image: keep it and reject the rest of its stack; open its stack in place. */
+  onStack(action: 'keepBest' | 'open', item: LibraryImage): void;
   /** The scrolling listbox, which the page gives focus back to. */
   scroller: RefObject<HTMLDivElement | null>;
 }
@@ -35,7 +37,16 @@ interface GridProps {
  * The virtual gallery: rows of cells for what is on screen plus overscan, over the windows of the
  * list that cover them; a place whose window has not arrived shows a placeholder of the same size.
  */
-export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoard, scroller }: GridProps) {
+export function LibraryGrid({
+  filter,
+  total,
+  onMark,
+  onOpen,
+  onError,
+  onAddToBoard,
+  onStack,
+  scroller,
+}: GridProps) {
   const { t } = useTranslation();
   const studio = useStudio();
   const client = useQueryClient();
@@ -100,6 +111,10 @@ export function LibraryGrid({ filter, total, onMark, onOpen, onError, onAddToBoa
     onOpen,
     onError,
     onAddToBoard,
+    onStack: (action, index) => {
+      const item = itemIn(windows.get(pageOf(index)), index);
+      if (item?.stack) onStack(action, item);
+    },
   });
 
   return (

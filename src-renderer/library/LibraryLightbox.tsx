@@ -21,6 +21,7 @@ interface Props {
   onUsePrompt(prompt: string): void;
   reuse: ReuseHandlers;
   onOpenImage(item: LibraryImage): void;
+  onKeepBest(item: LibraryImage): void;
 }
 
 /**

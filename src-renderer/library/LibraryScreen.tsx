@@ -21,6 +21,7 @@ import { useLibraryPrefs } from './library-prefs';
 import { savedPlace, useKeptPlace } from './library-place';
 import { useLibraryScreenKeys } from './use-library-screen-keys';
 import { ThumbSizeSlider } from './ThumbSizeSlider';
+import { keepBest, stackFilter } from './library-stacks';
 import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from './ReferenceTargetDialog';
@@ -88,6 +89,18 @@ export function LibraryScreen() {
   const boards = overview.data?.collections ?? [];
   const activeBoard = boards.find((b) => b.id === filter.collectionId);
   const openBoardMenu = () => setBoardMenu(selectionTargets({ client, filter: shown }));
+  /** The list a stack was opened from, to go back to. */
+  const [beforeStack, setBeforeStack] = useState<LibraryFilter>();
+  const onKeepBest = (item: LibraryImage) =>
+    void keepBest(studio, item, mark)
+      .then((count) => setMessage(t('library.keptBest', { count })))
+      .catch((err: unknown) => setError(StudioError.from(err)));
+  const onStack = (action: 'keepBest' | 'open', item: LibraryImage) => {
+    if (action === 'keepBest') return onKeepBest(item);
+    if (!item.stack || filter.stackOf) return;
+    setBeforeStack(filter);
+    setFilter(stackFilter(item.stack.leader));
+  };
 
   // A new visit starts where the last one was (a reload); another list keeps the selection (ids)
   // but not the focus.
@@ -164,6 +177,21 @@ export function LibraryScreen() {
           {t('library.indexing', { done: indexing.done, count: indexing.total })}
         </p>
       )}
+      {filter.stackOf && (
+        <p className="notice lib-stack-open" role="status" data-testid="library-stack-open">
+          {t('library.stackOpen', { count: total ?? 0 })}{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setFilter(beforeStack ?? INITIAL_FILTER);
+              setBeforeStack(undefined);
+            }}
+            data-testid="library-stack-back"
+          >
+            {t('library.stackBack')}
+          </button>
+        </p>
+      )}
       {message && (
         <p className="notice" role="status" data-testid="library-message">
           {message}
@@ -193,6 +221,7 @@ export function LibraryScreen() {
           onOpen={setLightbox}
           onError={setError}
           onAddToBoard={openBoardMenu}
+          onStack={onStack}
           scroller={scroller}
         />
       </div>
@@ -213,6 +242,7 @@ export function LibraryScreen() {
           onUsePrompt={usePrompt}
           reuse={reuse}
           onOpenImage={setSingle}
+          onKeepBest={onKeepBest}
         />
       )}
       {single && (

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactSheetOptions, LibraryFilter } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
-import { useStudio } from '../app/studio-context';
+import { useStudioMutation } from '../app/studio-queries';
 import { askForText } from '../shell/confirm-store';
 import { ActionMenu, MenuButton, type MenuItem } from '../shell/ActionMenu';
 import { CompareAcrossButton } from './CompareAcrossModels';
@@ -35,8 +35,16 @@ interface ToolbarProps {
 export function LibraryToolbar(props: ToolbarProps) {
   const { filter, total, onMark, onCompare, onMessage, onError, onAddToBoard, reuse } = props;
   const { t } = useTranslation();
-  const studio = useStudio();
   const client = useQueryClient();
+  // Every write of the toolbar is a mutation, as on every other screen: its error and pending state
+  // live there, and what it makes stale is named once.
+  const calls = {
+    exportZip: useStudioMutation('library.exportZip'),
+    exportFolder: useStudioMutation('library.exportFolder'),
+    exportSheet: useStudioMutation('library.exportContactSheet'),
+    pushToKb: useStudioMutation('kb.pushFromLibrary', { invalidates: ['kb.pushes'] }),
+    reveal: useStudioMutation('library.reveal'),
+  };
   const selectedCount = useSelection((s) => s.selected.size);
   // Until a range's ids have arrived, an action would work on the wrong images.
   const resolving = useSelection((s) => s.resolving);
@@ -68,7 +76,7 @@ export function LibraryToolbar(props: ToolbarProps) {
 
   const exportZip = () =>
     act(async (ids) => {
-      const out = await studio.call('library.exportZip', { ids });
+      const out = await calls.exportZip.mutateAsync({ ids });
       if (out.canceled) return undefined;
       if (out.downloadUrl) await downloadPreparedExport(out.downloadUrl, out.name);
       return t('library.exported', { count: out.images, path: out.path ?? out.name });
@@ -78,14 +86,14 @@ export function LibraryToolbar(props: ToolbarProps) {
     act(async (ids) => {
       const folder = await askForText(t('library.exportFolderPrompt'));
       if (!folder) return undefined;
-      const out = await studio.call('library.exportFolder', { ids, folder });
+      const out = await calls.exportFolder.mutateAsync({ ids, folder });
       return t('library.exported', { count: out.images, path: out.path });
     });
 
   const exportSheet = (ids: string[], options: ContactSheetOptions) =>
     act(async () => {
       setSheetIds(undefined);
-      const out = await studio.call('library.exportContactSheet', { ids, options });
+      const out = await calls.exportSheet.mutateAsync({ ids, options });
       if (out.canceled) return undefined;
       if (out.downloadUrl) await downloadPreparedExport(out.downloadUrl, out.name);
       return t('sheet.exported', { count: out.images, pages: out.pages, path: out.path ?? out.name });
@@ -93,7 +101,7 @@ export function LibraryToolbar(props: ToolbarProps) {
 
   const pushToKb = () =>
     act(async (ids) => {
-      const push = await studio.call('kb.pushFromLibrary', { ids });
+      const push = await calls.pushToKb.mutateAsync({ ids });
       return t('kb.sentPicks', { count: push.rows });
     });
 
@@ -138,8 +146,8 @@ export function LibraryToolbar(props: ToolbarProps) {
             id: 'reveal',
             label: t('library.reveal'),
             onSelect: () =>
-              void studio
-                .call('library.reveal', { id: focused.id })
+              void calls.reveal
+                .mutateAsync({ id: focused.id })
                 .then((r) => onMessage(t('library.revealed', { path: r.path })))
                 .catch((err: unknown) => onError(StudioError.from(err))),
           },

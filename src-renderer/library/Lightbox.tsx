@@ -30,6 +30,8 @@ interface Props {
   preload?: LibraryImage[];
   /** Below the image: the filmstrip of the list around this one. */
   children?: React.ReactNode;
+  /** K: keep this image and reject the rest of its stack. */
+  onKeepBest?(item: LibraryImage): void;
 }
 
 export interface ReuseHandlers {
@@ -52,6 +54,7 @@ export function Lightbox({
   onOpenImage,
   preload = [],
   children,
+  onKeepBest,
 }: Props) {
   const { t } = useTranslation();
   const autoAdvance = useLibraryPrefs((s) => s.autoAdvance);
@@ -85,6 +88,11 @@ export function Lightbox({
       reject: () => markAndMove([item.id], { mark: 'rejected' }),
       unmark: () => markAndMove([item.id], { mark: null, stars: 0 }),
       stars: (k) => markAndMove([item.id], { stars: Number(k.key) }),
+      keepBest: () => {
+        if (pending || !item.stack || !onKeepBest) return false;
+        onKeepBest(item);
+        if (autoAdvance && index < total - 1) onIndex(index + 1);
+      },
       zoomIn: () => setZoom((z) => Math.min(8, z * 1.25)),
       zoomOut: () => setZoom((z) => Math.max(1, z / 1.25)),
     })(e);

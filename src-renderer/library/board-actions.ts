@@ -1,8 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LibraryOverview } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
-import { useStudio } from '../app/studio-context';
+import { useStudioMutation } from '../app/studio-queries';
 import { askForText, confirmAction } from '../shell/confirm-store';
 
 export type Board = LibraryOverview['collections'][number];
@@ -14,19 +13,24 @@ export interface BoardFeedback {
 
 /**
  * What can be done to boards, each with its outcome in words. The overview and the lists follow
- * by `library.changed` (reason `collections`); the overview is also asked again at once here.
+ * by `library.changed` (reason `collections`); the overview is also asked again as each settles.
  */
 export function useBoardActions({ onMessage, onError }: BoardFeedback) {
   const { t } = useTranslation();
-  const studio = useStudio();
-  const client = useQueryClient();
+  // Mutations, as on every screen; the overview (counts per board) is asked again once each settles.
+  const changes = { invalidates: ['library.overview'] } as const;
+  const calls = {
+    create: useStudioMutation('collections.create', changes),
+    rename: useStudioMutation('collections.rename', changes),
+    remove: useStudioMutation('collections.delete', changes),
+    setImages: useStudioMutation('collections.setImages', changes),
+  };
 
   async function run(action: () => Promise<string | undefined>) {
     onError(undefined);
     try {
       const message = await action();
       if (message) onMessage(message);
-      void client.invalidateQueries({ queryKey: ['library.overview'] });
     } catch (err) {
       onError(StudioError.from(err));
     }
@@ -38,20 +42,20 @@ export function useBoardActions({ onMessage, onError }: BoardFeedback) {
       run(async () => {
         const name = (await askForText(t('boards.createPrompt')))?.trim();
         if (name === undefined) return undefined;
-        const board = await studio.call('collections.create', { name: name || t('boards.untitled'), ids });
+        const board = await calls.create.mutateAsync({ name: name || t('boards.untitled'), ids });
         return ids.length ? t('boards.added', { count: ids.length, name: board.name }) : undefined;
       }),
     rename: (board: Board) =>
       run(async () => {
         const name = (await askForText(t('boards.renamePrompt', { name: board.name }), board.name))?.trim();
         if (!name) return undefined;
-        await studio.call('collections.rename', { id: board.id, name });
+        await calls.rename.mutateAsync({ id: board.id, name });
         return undefined;
       }),
     remove: (board: Board, afterwards?: () => void) =>
       run(async () => {
         if (!(await confirmAction(t('boards.removeConfirm', { name: board.name })))) return undefined;
-        await studio.call('collections.delete', { id: board.id });
+        await calls.remove.mutateAsync({ id: board.id });
         afterwards?.();
         return undefined;
       }),
@@ -59,7 +63,7 @@ export function useBoardActions({ onMessage, onError }: BoardFeedback) {
     setImages: (board: Board, ids: string[], present: boolean) =>
       run(async () => {
         if (!ids.length) return undefined;
-        await studio.call('collections.setImages', { id: board.id, ids, present });
+        await calls.setImages.mutateAsync({ id: board.id, ids, present });
         return t(present ? 'boards.added' : 'boards.removed', { count: ids.length, name: board.name });
       }),
   };

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { LibraryFilter, LibraryOverview, LibraryResult } from '../../src-shared/library-view';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
-import { queryKey } from '../app/studio-queries';
+import { queryKey, useStudioMutation } from '../app/studio-queries';
 import { useStudio } from '../app/studio-context';
 import {
   itemIn,
@@ -146,8 +146,10 @@ function track(ids: string[], delta: 1 | -1) {
  * exactly what to put back, whether or not the images were on screen.
  */
 export function useMarks(onError: (error: StudioError) => void) {
-  const studio = useStudio();
   const client = useQueryClient();
+  // Mutations like every screen's writes; the lists follow from the cache patch and the event.
+  const { mutateAsync: readMarks } = useStudioMutation('library.marksOf');
+  const { mutateAsync: writeMarks } = useStudioMutation('library.mark');
   return useCallback(
     (ids: string[], change: MarkPatch, { record = true }: { record?: boolean } = {}) => {
       if (!ids.length) return;
@@ -158,8 +160,8 @@ export function useMarks(onError: (error: StudioError) => void) {
           const before: MarksBefore = [];
           for (let at = 0; at < ids.length; at += MARK_SLICE) {
             const slice = ids.slice(at, at + MARK_SLICE);
-            if (record) before.push(...(await studio.call('library.marksOf', { ids: slice })));
-            await studio.call('library.mark', { ids: slice, ...change });
+            if (record) before.push(...(await readMarks({ ids: slice })));
+            await writeMarks({ ids: slice, ...change });
           }
           if (record) recordMarkStep({ ids, after: change, before });
         } catch (err) {
@@ -171,7 +173,7 @@ export function useMarks(onError: (error: StudioError) => void) {
         }
       });
     },
-    [studio, client, onError],
+    [client, onError, readMarks, writeMarks],
   );
 }
 

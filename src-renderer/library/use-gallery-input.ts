@@ -23,6 +23,8 @@ interface GalleryInput {
   onError(error: StudioError): void;
   /** B: the "Add to board" menu, for the selection. */
   onAddToBoard(): void;
+  /** K and S on the focused image: keep it and reject the rest of its stack; open its stack. */
+  onStack(action: 'keepBest' | 'open', index: number): void;
 }
 
 /**
@@ -31,7 +33,7 @@ interface GalleryInput {
  * are completed by `library.ids` (see library-selection).
  */
 export function useGalleryInput(input: GalleryInput) {
-  const { source, columns, onMark, onOpen, onError, onAddToBoard } = input;
+  const { source, columns, onMark, onOpen, onError, onAddToBoard, onStack } = input;
 
   function moveFocus(to: number, extend: boolean) {
     const next = Math.max(0, Math.min(source.total - 1, to));
@@ -70,6 +72,8 @@ export function useGalleryInput(input: GalleryInput) {
       unmark: () => onMark(targets(), { mark: null, stars: 0 }),
       stars: (k) => onMark(targets(), { stars: Number(k.key) }),
       addToBoard: () => onAddToBoard(),
+      keepBest: () => onStack('keepBest', useSelection.getState().focus),
+      openStack: () => onStack('open', useSelection.getState().focus),
     })(e);
   };
 

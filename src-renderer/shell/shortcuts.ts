@@ -79,6 +79,8 @@ export const GALLERY_SHORTCUTS = group('gallery', [
   { id: 'unmark', keys: ['u'] },
   { id: 'stars', keys: STARS, label: '0–5' },
   { id: 'addToBoard', keys: ['b'] },
+  { id: 'keepBest', keys: ['k'] },
+  { id: 'openStack', keys: ['s'] },
 ]);
 
 /** The Library screen, wherever the focus is but a text field: sizes, and undo of marks. */
@@ -97,6 +99,7 @@ export const LIGHTBOX_SHORTCUTS = group('lightbox', [
   { id: 'reject', keys: ['x'] },
   { id: 'unmark', keys: ['u'] },
   { id: 'stars', keys: STARS, label: '0–5' },
+  { id: 'keepBest', keys: ['k'] },
   { id: 'zoomIn', keys: ['+', '='] },
   { id: 'zoomOut', keys: ['-'] },
 ]);

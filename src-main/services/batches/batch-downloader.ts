@@ -1,7 +1,6 @@
 import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
-import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { WireItem } from '../gateway/batch-wire';
@@ -14,17 +13,16 @@ import {
   type BatchFile,
   type FolderContents,
 } from '../library/batch-folder';
-import { EXTENSION_OF_MIME, UniqueNames, safeName, sniffImageType } from '../library/file-names';
+import { UniqueNames, safeName } from '../library/file-names';
 import { extractBatchZip, type IngestedImage } from '../library/zip-ingest';
 import type { ReferenceStore } from '../references/reference-store';
+import { buildBatchFile } from './batch-file';
 import type { BatchStore } from './batch-store';
 import type { DownloadGate } from './download-gate';
+import { ItemRoute, withRequestRetries } from './item-route';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
-import { retryPolicies, withRetry } from '../retry-policy';
-import sharp from 'sharp';
-import { makeDir } from '../library/atomic-file';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -52,12 +50,21 @@ export type DownloadMode = 'replace' | 'missing';
 /**
  * Brings a completed batch's images into the library, each paid image exactly once: the ZIP is
  * streamed to a staging file, verified whole, extracted, and only then moved into the library in
- * one rename. When the ZIP is refused or keeps failing, the images come one by one instead.
+ * one rename. When the ZIP is refused or keeps failing, the images come one by one instead
+ * (item-route.ts).
  */
 export class BatchDownloader {
   private running = new Map<string, Promise<void>>();
+  private itemRoute: ItemRoute;
 
-  constructor(private deps: DownloaderDeps) {}
+  constructor(private deps: DownloaderDeps) {
+    this.itemRoute = new ItemRoute({
+      gate: deps.gate,
+      speedFor: (profileId) => deps.speedFor(profileId),
+      set: (batch, download) => this.set(batch, download),
+      onProgress: (progress) => deps.onProgress(progress),
+    });
+  }
 
   private set(batch: TrackedBatch, download: Partial<DownloadState>): TrackedBatch {
     const next = this.deps.store.update(batch.profileId, batch.id, (b) => ({
@@ -160,8 +167,8 @@ export class BatchDownloader {
         // The fallback downloads: it must not keep reading "verifying" from the ZIP that failed.
         batch = this.set(batch, { state: 'downloading', source: 'items' });
         staging = await newStagingDir(root, batchId);
-        items = await this.withRetries(profileId, () => client.items(batchId, 'all'));
-        ({ images, errors } = await this.downloadItems(batch, client, account, staging, items));
+        items = await withRequestRetries(this.deps.speedFor(profileId), () => client.items(batchId, 'all'));
+        ({ images, errors } = await this.itemRoute.downloadItems(batch, client, account, staging, items));
       }
       if (!draft && !items)
         items = await client.items(batchId, 'all').catch((err: unknown) => {
@@ -170,7 +177,7 @@ export class BatchDownloader {
         });
 
       batch = this.set(batch, { state: 'verifying' });
-      const file = await this.batchFile(batch, draft, images, errors, items, source, staging!);
+      const file = await buildBatchFile(this.deps, batch, draft, images, errors, items, source, staging!);
       const folder = await publishBatchFolder(root, staging!, batchFolderName(batch.remote), file);
       staging = undefined;
       this.set(batch, {
@@ -218,15 +225,6 @@ export class BatchDownloader {
     }
   }
 
-  /** A few quick tries for one request that failed in a way a retry can fix. */
-  private withRetries<T>(profileId: string, task: () => Promise<T>): Promise<T> {
-    return withRetry(retryPolicies.downloadRequest, task, { speed: this.deps.speedFor(profileId) }).catch(
-      (err: unknown) => {
-        throw StudioError.from(err);
-      },
-    );
-  }
-
   /** Errors no other attempt or route can fix: the outputs are gone, or the batch is. */
   private final(error: StudioError): boolean {
     return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(
@@ -258,122 +256,6 @@ export class BatchDownloader {
     }
   }
 
-  /** The fallback: each successful item's image on its own, each request in its turn at the gate. */
-  private async downloadItems(
-    batch: TrackedBatch,
-    client: BatchClient,
-    account: string,
-    staging: string,
-    items: WireItem[],
-  ): Promise<{ images: IngestedImage[]; errors: { custom_id: string; code: string; message: string }[] }> {
-    const names = new UniqueNames();
-    const successes = items.filter((i) => i.status === 'success');
-    // Counted in images, like the running count: an item may carry several.
-    const imagesTotal = successes.reduce((sum, item) => sum + Math.max(1, item.image_count), 0);
-    const images: IngestedImage[] = [];
-    const slot = { batch };
-    for (const item of successes) {
-      const count = Math.max(1, item.image_count);
-      for (let index = 0; index < count; index++) {
-        const part = join(staging, `item-${images.length}.part`);
-        const { data, mime } = await this.fetchImage(slot, client, account, item.custom_id, index, part);
-        const name = names.take(
-          safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id),
-          EXTENSION_OF_MIME[mime]!,
-        );
-        await writeFile(join(staging, 'images', name), data, { flag: 'wx' });
-        images.push({
-          customId: item.custom_id,
-          imageIndex: index,
-          file: `images/${name}`,
-          mime,
-          bytes: data.length,
-        });
-        this.deps.onProgress({
-          batchId: batch.id,
-          phase: 'items',
-          received: 0,
-          images: images.length,
-          imagesTotal,
-        });
-      }
-    }
-    const errors = items
-      .filter((i) => i.status === 'failed')
-      .map((i) => ({
-        custom_id: i.custom_id,
-        code: i.error?.code ?? 'UNKNOWN',
-        message: i.error?.message ?? '',
-      }));
-    const manifest = {
-      batch_id: batch.id,
-      model: batch.remote.model,
-      item_count: batch.remote.item_count,
-      success_count: images.length,
-      fail_count: errors.length,
-      files: images.map((i) => ({
-        custom_id: i.customId,
-        filename: i.file,
-        mime_type: i.mime,
-        image_index: i.imageIndex,
-      })),
-    };
-    await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await writeFile(join(staging, 'errors.json'), `${JSON.stringify(errors, null, 2)}\n`);
-    return { images, errors };
-  }
-
-  /**
-   * One image by the item route, behind the account's download slot, verified as the fallback
-   * verifies (the bytes are an image, and decode to the end). While the slot is taken by another
-   * download the batch reads "waiting for a download slot", and "downloading" once its turn comes:
-   * the state is written only when it changes, not twice per image.
-   */
-  private async fetchImage(
-    slot: { batch: TrackedBatch },
-    client: BatchClient,
-    account: string,
-    customId: string,
-    index: number,
-    part: string,
-  ): Promise<{ data: Buffer; mime: string }> {
-    const profileId = slot.batch.profileId;
-    if (this.deps.gate.pending(account) > 0 && slot.batch.download.state !== 'queued')
-      slot.batch = this.set(slot.batch, { state: 'queued' });
-    const { contentType } = await this.withRetries(profileId, () =>
-      this.deps.gate.run(
-        account,
-        () => {
-          if (slot.batch.download.state !== 'downloading')
-            slot.batch = this.set(slot.batch, { state: 'downloading' });
-          return client.downloadTo(client.contentPath(slot.batch.id, customId, index), part, () => undefined);
-        },
-        { speed: this.deps.speedFor(profileId) },
-      ),
-    );
-    const data = await readFile(part);
-    await rm(part, { force: true });
-    // Gateways may say application/octet-stream: the bytes decide.
-    const mime = sniffImageType(data.subarray(0, 16));
-    if (!mime) {
-      throw new StudioError({
-        code: 'STUDIO_IMAGE_INVALID',
-        message: `The image of ${customId} is not a PNG, JPEG or WebP (${contentType}).`,
-        retryable: true,
-      });
-    }
-    // Item by item there is no ZIP CRC to check: decode every pixel, so a body with a good
-    // signature and junk after it never enters the library as a paid image.
-    if (!(await decodesWhole(data))) {
-      throw new StudioError({
-        code: 'STUDIO_IMAGE_INVALID',
-        message: `The image of ${customId} arrived damaged: it does not decode to the end.`,
-        retryable: true,
-      });
-    }
-    return { data, mime };
-  }
-
   /**
    * A batch already in the library whose folder lacks some of its images: only those are fetched,
    * item by item, and the folder is published again with everything it held (marks merged) through
@@ -396,7 +278,7 @@ export class BatchDownloader {
         const fetched = new Map<string, { mime: string; bytes: number }>();
         for (const image of missing) {
           const part = join(staging, `missing-${fetched.size}.part`);
-          const { data, mime } = await this.fetchImage(
+          const { data, mime } = await this.itemRoute.fetchImage(
             slot,
             client,
             account,
@@ -442,65 +324,5 @@ export class BatchDownloader {
       images: record.images.length,
       imagesTotal: record.images.length,
     });
-  }
-
-  private async batchFile(
-    batch: TrackedBatch,
-    draft: Draft | null,
-    images: IngestedImage[],
-    errors: { custom_id: string; code: string; message: string }[],
-    items: WireItem[] | undefined,
-    source: 'zip' | 'items',
-    staging: string,
-  ): Promise<BatchFile> {
-    const previews = new Map((items ?? []).map((i) => [i.custom_id, i.prompt_preview ?? '']));
-    const promptOf = (customId: string) => {
-      const row = draft ? rowOfTask(draft, customId) : undefined;
-      return {
-        rowIndex: row?.index ?? null,
-        prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? ''),
-      };
-    };
-    const references: BatchFile['references'] = [];
-    if (draft) {
-      const names = new UniqueNames();
-      for (const ref of draft.references) {
-        const data = await this.deps.references.read(ref).catch((err: unknown) => {
-          logCaught('reference image for the batch folder', err);
-          return undefined;
-        });
-        if (!data) continue;
-        const file = `references/${names.take(safeName(`${ref.id.slice(0, 8)}-${ref.name.replace(/\.[^.]+$/, '')}`), EXTENSION_OF_MIME[ref.mime] ?? 'bin')}`;
-        await makeDir(join(staging, 'references'));
-        await writeFile(join(staging, file), data);
-        references.push({ id: ref.id, name: ref.name, mime: ref.mime, file });
-      }
-    }
-    return {
-      format: 'batch-image-studio.batch/1',
-      batch: batch.remote,
-      profile: { id: batch.profileId, name: this.deps.profileName(batch.profileId) },
-      lineage: { rootBatchId: batch.rootBatchId, parentBatchId: batch.parentBatchId },
-      draft,
-      references,
-      images: images.map((i) => ({ ...i, ...promptOf(i.customId) })),
-      failures: errors.map((e) => ({
-        customId: e.custom_id,
-        code: e.code,
-        message: e.message,
-        ...promptOf(e.custom_id),
-      })),
-      download: { source, downloadedAt: new Date().toISOString() },
-    };
-  }
-}
-
-/** Whether an image decodes from its first byte to its last (sharp fails on truncated or corrupt data). */
-async function decodesWhole(data: Buffer): Promise<boolean> {
-  try {
-    await sharp(data, { failOn: 'truncated', limitInputPixels: false }).stats();
-    return true;
-  } catch {
-    return false;
   }
 }

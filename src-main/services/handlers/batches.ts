@@ -1,7 +1,7 @@
 import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
 import { imagePaths } from '../../../src-shared/image-paths';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { BatchEngine } from '../batches/batch-engine';
+import type { Batches } from '../batches/batches';
 import type { SendGuard } from '../batches/send-guard';
 import { SpendingService } from '../batches/spending';
 import type { ProfileService } from '../profiles/profile-service';
@@ -10,7 +10,8 @@ import type { ReferenceStore } from '../references/reference-store';
 import type { FeatureHandlers } from './feature-handlers';
 
 export interface BatchHandlerDeps {
-  batches: BatchEngine;
+  /** The pieces the calls go to; the wiring object itself only starts and stops them. */
+  batches: Pick<Batches, 'clients' | 'records' | 'sync' | 'library' | 'actions' | 'media' | 'costs'>;
   /** Every call that can create a paid batch goes through it. */
   sends: SendGuard;
   references: ReferenceStore;
@@ -27,41 +28,42 @@ export function batchHandlers({
   profiles,
   openPath,
 }: BatchHandlerDeps): FeatureHandlers<'batches' | 'references'> {
+  const { clients, records, sync, library, actions, media, costs } = batches;
   // Every batch of the active profile, removed ones too: removing a batch from the list does not
   // give back what it cost, so the month's spending and the budget still count it.
   const spending = new SpendingService({
     profileId: () => profiles.active().id,
-    batches: () => batches.list({ includeRemoved: true }),
+    batches: () => records.list({ includeRemoved: true }),
     monthlyBudget: () => profiles.active().monthlyBudget ?? null,
   });
   return {
-    'batches.models': () => batches.models(),
-    'batches.list': () => batches.list(),
-    'batches.get': ({ id }) => batches.get(id),
-    'batches.items': ({ id }) => batches.items(id),
+    'batches.models': () => clients.clientFor(records.activeId()).models(),
+    'batches.list': () => records.list(),
+    'batches.get': ({ id }) => library.detail(id),
+    'batches.items': ({ id }) => media.items(id),
     'batches.submit': ({ draft, ...terms }) => sends.submit(draft, terms),
     'batches.submitRun': ({ runId, draft, models, ...terms }) => sends.submitRun(runId, draft, models, terms),
     'batches.submissions': () => sends.submissionsList(),
     'batches.lastSent': ({ fingerprint }) => sends.lastSent(fingerprint),
-    'batches.sync': (filters) => batches.sync(filters),
-    'batches.cancel': ({ id }) => batches.cancel(id),
-    'batches.download': ({ id, mode }) => batches.download(id, mode),
-    'batches.deleteOutputs': ({ id }) => batches.deleteOutputs(id),
+    'batches.sync': (filters) => sync.sync(filters),
+    'batches.cancel': ({ id }) => actions.cancel(id),
+    'batches.download': ({ id, mode }) => actions.download(id, mode),
+    'batches.deleteOutputs': ({ id }) => actions.deleteOutputs(id),
     'batches.deleteRecord': async ({ id, deleteLocalFiles }) => {
-      await batches.deleteRecord(id, deleteLocalFiles);
+      await actions.deleteRecord(id, deleteLocalFiles);
       return true;
     },
     'batches.retryFailed': ({ id, ...terms }) => sends.retryFailed(id, terms),
-    'batches.costs': () => batches.costs(),
+    'batches.costs': () => costs.summary(),
     'batches.spending': (query) => spending.daily(query),
     'batches.budget': ({ timeZone }) => spending.month(timeZone),
     'batches.budgetCheck': (query) => spending.check(query),
     'batches.preview': async ({ id, customId }) => ({
       path: imagePaths.batchPreview(id, customId),
-      source: (await batches.preview(id, customId)).source,
+      source: (await media.preview(id, customId)).source,
     }),
     'batches.openFolder': ({ id }) => {
-      const path = batches.folderOf(id);
+      const path = media.folderOf(id);
       if (!path)
         throw new StudioError({
           code: 'STUDIO_NOT_DOWNLOADED',

@@ -1,6 +1,6 @@
 import type { AppInfo } from '../../../src-shared/studio-api';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { BatchEngine } from '../batches/batch-engine';
+import type { Batches } from '../batches/batches';
 import { checkProfile, type ConnectionMonitor } from '../connection/connection-monitor';
 import { isAllowedExternalUrl } from '../external-links';
 import { logRendererError } from '../log/studio-log';
@@ -13,7 +13,8 @@ export interface SettingsHandlerDeps {
   settings: SettingsService;
   profiles: ProfileService;
   connection: ConnectionMonitor;
-  batches: BatchEngine;
+  /** A profile made active brings in its server's batches at once. */
+  batches: Pick<Batches, 'sync'>;
   /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
   pickFolder?: (title?: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
@@ -47,7 +48,7 @@ export function settingsHandlers(
     'profiles.activate': ({ id }) => {
       const next = profiles.activate(id);
       void connection.check();
-      batches.syncQuietly();
+      batches.sync.syncQuietly();
       return next;
     },
     'profiles.test': ({ id }) => checkProfile(profiles.resolve(id)),

@@ -109,9 +109,9 @@ export async function fsyncTree(root: string): Promise<void> {
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number } = {},
+  { createFolder = true, ...options }: { mode?: number; createFolder?: boolean } = {},
 ): Promise<void> {
-  await makeDir(dirname(path));
+  if (createFolder) await makeDir(dirname(path));
   await writeFileAtomicLib(path, asBuffer(data), { fsync: true, ...options });
   await fsyncDir(dirname(path));
 }

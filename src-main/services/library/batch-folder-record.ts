@@ -82,6 +82,8 @@ export interface FolderImage {
   sources: string[];
   /** The run (one draft on several models) its batch was one model of. */
   runId: string | null;
+  /** Its perceptual hash (dHash, 16 hex digits) from the folder's hashes.json; null until made. */
+  hash: string | null;
 }
 
 export type FolderProblem = Omit<LibraryOverview['problems'][number], 'folder'>;
@@ -98,7 +100,7 @@ export interface FolderRecord {
  */
 export async function folderSignature(dir: string): Promise<string> {
   const parts = await Promise.all(
-    [BATCH_FILE, REVIEW_FILE, 'images'].map((name) => fileSignature(join(dir, name))),
+    [BATCH_FILE, REVIEW_FILE, 'images', HASHES_FILE].map((name) => fileSignature(join(dir, name))),
   );
   return parts.join('|');
 }
@@ -123,6 +125,27 @@ function unreadable(file: string, err: unknown): FolderProblem {
   if (err instanceof z.ZodError)
     return { reason: 'FILE_NOT_BATCH', file, message: `${file} does not describe a batch` };
   return { reason: 'FILE_UNREADABLE', file, message: `${file} cannot be read` };
+}
+
+/**
+ * The folder's perceptual hashes, by image file: a cache the studio writes beside the images (so a
+ * rebuilt catalog has them at once), and rebuilds when it is missing or damaged.
+ */
+export const HASHES_FILE = 'hashes.json';
+export const HASHES_FORMAT = 'batch-image-studio.hashes/1';
+const hashesSchema = z.object({
+  format: z.literal(HASHES_FORMAT),
+  images: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)),
+});
+
+export async function readHashes(dir: string): Promise<Record<string, string>> {
+  try {
+    const parsed = hashesSchema.safeParse(JSON.parse(await readFile(join(dir, HASHES_FILE), 'utf8')));
+    return parsed.success ? parsed.data.images : {};
+  } catch {
+    // Missing or damaged: the hashes are made again, nothing is lost.
+    return {};
+  }
 }
 
 export async function readReview(file: string): Promise<Review> {
@@ -171,6 +194,7 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
       ).map((f) => `images/${f}`),
     );
     const missing = record.images.filter((i) => !present.has(i.file)).length;
+    const hashes = await readHashes(dir);
     // A row's references (its own and the draft's shared ones) that came from library images.
     const draft = record.draft;
     const sourceOf = new Map((draft?.references ?? []).map((r) => [r.id, r.sourceImageId]));
@@ -198,6 +222,7 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
         stars: review[i.file]?.stars ?? 0,
         sources: i.sources ?? rowSources(i.rowIndex),
         runId: runIdOf(record.batch.metadata) ?? runIdOf(record.draft?.metadata) ?? null,
+        hash: hashes[i.file] ?? null,
       }));
     return {
       images,

@@ -9,7 +9,7 @@ export const CATALOG_DIR = '.catalog';
 export const CATALOG_FILE = 'library.sqlite';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 -- One row a batch folder: what the filters list (batches, models) comes from here, not from
@@ -41,8 +41,15 @@ create table if not exists images (
   bytes integer not null,
   mark text,
   stars integer not null default 0,
-  run_id text
+  run_id text,
+  -- The perceptual hash (dHash) from the folder's hashes.json, and the near-duplicate stack it is
+  -- in: its first image's id and its size (null for an image alone, or not hashed yet).
+  phash text,
+  stack_leader text,
+  stack_size integer
 );
+create index if not exists images_stack on images(stack_leader) where stack_leader is not null;
+create index if not exists images_unhashed on images(rowid) where phash is null;
 -- The same row (custom_id) of one run on every model, for "Compare across models".
 create index if not exists images_run on images(run_id, custom_id) where run_id is not null;
 create index if not exists images_folder on images(folder, ord);

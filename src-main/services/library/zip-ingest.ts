@@ -1,28 +1,21 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { crc32, createInflateRaw } from 'node:zlib';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { StudioError } from '../../../src-shared/studio-error';
+import { crc32 } from 'node:zlib';
+import type { Entry } from 'yauzl';
 import { logCaught } from '../log/studio-log';
 import { zipErrorsSchema, zipManifestSchema, type ZipManifest } from '../gateway/batch-wire';
-import { fsyncHandle } from './atomic-file';
+import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME, sniffImageType } from './file-names';
-
-export interface ZipLimits {
-  maxEntries: number;
-  maxEntryBytes: number;
-  maxTotalBytes: number;
-  /** Uncompressed over compressed: a zip bomb compresses far better than any image. */
-  maxRatio: number;
-}
-
-export const DEFAULT_ZIP_LIMITS: ZipLimits = {
-  maxEntries: 1000,
-  maxEntryBytes: 64 * 1024 * 1024,
-  maxTotalBytes: 4 * 1024 * 1024 * 1024,
-  maxRatio: 50,
-};
+import {
+  checkEntries,
+  DEFAULT_ZIP_LIMITS,
+  openZip,
+  readEntries,
+  readSmall,
+  type ZipLimits,
+} from './zip-entries';
+import { CHUNK_BYTES, inflatedChunks, storedChunks } from './zip-entry-bytes';
+import { refuse, unreadable } from './zip-refusal';
 
 export interface IngestedImage {
   customId: string;
@@ -36,100 +29,6 @@ export interface IngestedZip {
   manifest: ZipManifest;
   errors: { custom_id: string; code: string; message: string }[];
   images: IngestedImage[];
-}
-
-const refuse = (message: string) =>
-  new StudioError({
-    code: 'STUDIO_ZIP_REJECTED',
-    message: `The batch archive was refused: ${message}`,
-    retryable: true,
-  });
-
-/**
- * A refusal in words a designer can read. The parser's own text (yauzl's, zlib's, JSON's) goes to the
- * log for whoever diagnoses it, never into the message on screen.
- */
-function unreadable(context: string, err: unknown, words: string): StudioError {
-  logCaught(`zip-ingest ${context}`, err);
-  return refuse(words);
-}
-
-function openZip(file: string): Promise<ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
-      (err, zip) =>
-        err
-          ? reject(unreadable('open', err, 'it cannot be read as a ZIP archive; it may be cut short'))
-          : resolve(zip),
-    ),
-  );
-}
-
-function readEntries(zip: ZipFile, limits: ZipLimits): Promise<Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: Entry[] = [];
-    zip.on('entry', (entry: Entry) => {
-      entries.push(entry);
-      if (entries.length > limits.maxEntries) {
-        reject(refuse(`it has more than ${limits.maxEntries} entries`));
-        return;
-      }
-      zip.readEntry();
-    });
-    zip.on('end', () => resolve(entries));
-    zip.on('error', (err: Error) => reject(unreadable('entries', err, 'its list of files is damaged')));
-    zip.readEntry();
-  });
-}
-
-/** Only the gateway's layout is accepted: manifest.json, errors.json and files directly under images/. */
-function checkEntry(entry: Entry, limits: ZipLimits): void {
-  const name = entry.fileName;
-  if (name.includes('\0') || name.includes('\\')) throw refuse(`entry "${name}" has a forbidden character`);
-  if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) throw refuse(`entry "${name}" has an absolute path`);
-  if (name.split('/').some((part) => part === '..' || part === '.'))
-    throw refuse(`entry "${name}" climbs out of its folder`);
-  const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
-  if (mode === 0o120000) throw refuse(`entry "${name}" is a symbolic link`);
-  if (entry.generalPurposeBitFlag & 0x1) throw refuse(`entry "${name}" is encrypted`);
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
-    throw refuse(`entry "${name}" uses an unknown compression`);
-  if (name === 'images/' || name === 'manifest.json' || name === 'errors.json') return;
-  if (!/^images\/[^/]+$/.test(name)) throw refuse(`entry "${name}" is not part of a batch archive`);
-  if (entry.uncompressedSize > limits.maxEntryBytes)
-    throw refuse(`entry "${name}" is larger than ${limits.maxEntryBytes} bytes`);
-  if (
-    entry.uncompressedSize > 1024 * 1024 &&
-    entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio
-  ) {
-    throw refuse(
-      `entry "${name}" expands ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times: a zip bomb`,
-    );
-  }
-}
-
-function entryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
-  return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (err, stream) =>
-      err
-        ? reject(unreadable('entry', err, `the file "${entry.fileName}" inside it cannot be read`))
-        : resolve(stream),
-    ),
-  );
-}
-
-async function readSmall(zip: ZipFile, entry: Entry, cap: number): Promise<string> {
-  if (entry.uncompressedSize > cap) throw refuse(`${entry.fileName} is larger than ${cap} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of await entryStream(zip, entry)) {
-    size += (chunk as Buffer).length;
-    if (size > cap) throw refuse(`${entry.fileName} is larger than ${cap} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson<T>(text: string, name: string, parse: (v: unknown) => T): T {
@@ -162,16 +61,7 @@ export async function extractBatchZip(options: {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const zip = await openZip(options.zipFile);
   try {
-    const entries = await readEntries(zip, limits);
-    let total = 0;
-    const byName = new Map<string, Entry>();
-    for (const entry of entries) {
-      checkEntry(entry, limits);
-      if (byName.has(entry.fileName)) throw refuse(`entry "${entry.fileName}" appears twice`);
-      byName.set(entry.fileName, entry);
-      total += entry.uncompressedSize;
-      if (total > limits.maxTotalBytes) throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
-    }
+    const byName = checkEntries(await readEntries(zip, limits), limits);
     const manifestEntry = byName.get('manifest.json');
     if (!manifestEntry) throw refuse('manifest.json is missing');
     const manifest = parseJson(
@@ -263,130 +153,6 @@ export async function extractBatchZip(options: {
 
 /** Entries in flight at once; more only queue behind libuv's four threads. */
 const WORKERS = 4;
-/**
- * Bytes read, checked and written at a time, per entry in flight: small enough that the CRC and
- * the write find them still in the CPU's cache after the read, large enough to keep calls few.
- */
-const CHUNK_BYTES = 256 * 1024;
-
-/** Files fsynced at once, and written files that may wait for theirs before writers wait too. */
-const FLUSHES = 2;
-const FLUSH_BACKLOG = 16;
-
-/**
- * Flushes written files behind the writers, a few at a time: the disk writes entry N while entry
- * N+1 is read and checked, where flushing after the extraction would leave the disk idle until
- * then and the CPU idle after. A writer waits only when the backlog is full, so dirty pages never
- * run far ahead of the disk.
- */
-class Flusher {
-  private waiting: FileHandle[] = [];
-  private running = 0;
-  private room: (() => void)[] = [];
-  private idle: (() => void)[] = [];
-  private failure: unknown;
-
-  /** Takes a verified, fully written file; it is closed once flushed. */
-  async add(handle: FileHandle): Promise<void> {
-    this.waiting.push(handle);
-    this.pump();
-    while (this.waiting.length + this.running > FLUSH_BACKLOG)
-      await new Promise<void>((r) => this.room.push(r));
-  }
-
-  private pump(): void {
-    while (this.running < FLUSHES && this.waiting.length > 0) {
-      const handle = this.waiting.shift()!;
-      this.running++;
-      void fsyncHandle(handle.fd)
-        .catch((err: unknown) => {
-          this.failure ??= err;
-        })
-        .finally(() => handle.close())
-        .catch((err: unknown) => logCaught('flushed image close', err))
-        .finally(() => {
-          this.running--;
-          this.room.splice(0).forEach((r) => r());
-          this.pump();
-          if (this.running === 0 && this.waiting.length === 0) this.idle.splice(0).forEach((r) => r());
-        });
-    }
-  }
-
-  /** Resolves once every file taken is flushed and closed; rejects if any fsync failed. */
-  async drain(): Promise<void> {
-    if (this.running > 0 || this.waiting.length > 0) await new Promise<void>((r) => this.idle.push(r));
-    if (this.failure !== undefined) throw this.failure;
-  }
-}
-
-/** Where an entry's data starts: past its local header, whose name and extra lengths are its own. */
-async function dataStart(fd: FileHandle, entry: Entry): Promise<number> {
-  const header = Buffer.alloc(30);
-  const { bytesRead } = await fd.read(header, 0, 30, entry.relativeOffsetOfLocalHeader);
-  if (bytesRead !== 30 || header.readUInt32LE(0) !== 0x04034b50)
-    throw refuse(`entry "${entry.fileName}" has no local header`);
-  return entry.relativeOffsetOfLocalHeader + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-}
-
-/**
- * A stored entry's bytes, a chunk at a time into the caller's buffer, read straight from the
- * archive: no copy beyond the one into `chunk`, which the caller is done with before the next.
- */
-async function* storedChunks(fd: FileHandle, entry: Entry, chunk: Buffer): AsyncGenerator<Buffer> {
-  const start = await dataStart(fd, entry);
-  for (let at = 0; at < entry.compressedSize;) {
-    const want = Math.min(chunk.length, entry.compressedSize - at);
-    const { bytesRead } = await fd.read(chunk, 0, want, start + at);
-    if (bytesRead !== want) throw refuse(`entry "${entry.fileName}" is cut short`);
-    at += want;
-    yield chunk.subarray(0, want);
-  }
-}
-
-/**
- * A deflated entry's bytes, inflated on libuv's thread pool a chunk at a time (a 64 MB entry
- * inflated at once would stall IPC and the UI's answers). Output past the announced size stops
- * it: a lying header cannot balloon memory or disk.
- */
-async function* inflatedChunks(fd: FileHandle, entry: Entry): AsyncGenerator<Buffer> {
-  const start = await dataStart(fd, entry);
-  // Fresh buffers: inflate may still hold one chunk while the next is read.
-  async function* raw(): AsyncGenerator<Buffer> {
-    for (let at = 0; at < entry.compressedSize;) {
-      const want = Math.min(CHUNK_BYTES, entry.compressedSize - at);
-      const data = Buffer.allocUnsafe(want);
-      const { bytesRead } = await fd.read(data, 0, want, start + at);
-      if (bytesRead !== want) throw refuse(`entry "${entry.fileName}" is cut short`);
-      at += want;
-      yield data;
-    }
-  }
-  const source = Readable.from(raw());
-  const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
-  source.on('error', (err) => inflate.destroy(err));
-  source.pipe(inflate);
-  let size = 0;
-  try {
-    for await (const data of inflate) {
-      size += (data as Buffer).length;
-      if (size > entry.uncompressedSize)
-        throw refuse(`${entry.fileName} unpacks past the ${entry.uncompressedSize} bytes announced`);
-      yield data as Buffer;
-    }
-  } catch (err) {
-    if (err instanceof StudioError) throw err;
-    throw unreadable(
-      'inflate',
-      err,
-      `the file "${entry.fileName}" inside it is damaged (it does not unpack to its stated size)`,
-    );
-  } finally {
-    source.unpipe(inflate);
-    source.destroy();
-    inflate.destroy();
-  }
-}
 
 /**
  * Streams one entry to its own new file in the target folder, checking as it goes: its type from

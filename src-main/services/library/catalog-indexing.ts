@@ -1,0 +1,288 @@
+import { stackLeaders } from '../../../src-shared/image-stacks';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
+import { logCaughtUnlessMissing } from '../log/studio-log';
+import {
+  fileSignature,
+  folderSignature,
+  readBatchFolder,
+  type FolderImage,
+  type FolderProblem,
+} from './batch-folder-record';
+import { STAGING_DIR } from './batch-folder';
+import { Collections, COLLECTIONS_FILE } from './collections';
+import { scalar, type CatalogDb } from './catalog-db';
+import type { CatalogConnection } from './catalog-connection';
+import { cjkText, wordTerms } from './catalog-search';
+
+/** Up to this many folders to read, a query waits for them; more, and it answers what is known while the catalog fills. */
+const WAIT_FOR_FOLDERS = 50;
+
+interface SyncPlan {
+  root: string;
+  changed: string[];
+  gone: string[];
+  /** collections.json's time and size, when it differs from what the catalog last read. */
+  collections?: string;
+}
+
+/**
+ * Keeps the catalog in step with the batch folders and collections.json: which folders changed
+ * (three stats a folder), reading only those into the catalog, and the first build's progress.
+ * Tells the window through `onChange`: `indexing` while a long sync runs, then `folders`, and
+ * `collections` when collections.json was read.
+ */
+export class CatalogIndexing {
+  private running?: Promise<boolean>;
+  private queued?: Promise<boolean>;
+  /** How many folders the sync under way reads: queries wait for a short sync only. */
+  private planned: Promise<number> = Promise.resolve(0);
+  private indexing: { done: number; total: number; imagesAbout?: number } | null = null;
+
+  constructor(
+    private root: () => string,
+    private catalog: CatalogConnection,
+    private onChange: (change: LibraryChanged) => void,
+  ) {}
+
+  /** The long sync under way (the first build of a big library), or null. */
+  get progress(): LibraryOverview['indexing'] {
+    return this.indexing;
+  }
+
+  /**
+   * Brings the catalog up to date with the folders: three stats a folder, and only changed
+   * folders are read. Calls made while one runs share the next run, so a burst of changes
+   * costs two runs at most. Answers whether anything changed.
+   */
+  sync(): Promise<boolean> {
+    if (!this.running) {
+      const plan = this.plan();
+      this.planned = plan.then(
+        (p) => p.changed.length,
+        () => 0,
+      );
+      this.running = plan.then((p) => this.apply(p)).finally(() => (this.running = undefined));
+      return this.running;
+    }
+    this.queued ??= this.running
+      .catch(() => false)
+      .then(() => {
+        this.queued = undefined;
+        return this.sync();
+      });
+    return this.queued;
+  }
+
+  /**
+   * Waits for the sync under way when it is short, so a query right after a download sees the
+   * batch. A long one (the first build of a big library) is not waited for: the gallery shows
+   * what is known, with the catalog's progress, and fills in as folders are read.
+   */
+  async settled(): Promise<void> {
+    const first = !this.catalog.current;
+    const run = first ? this.sync() : this.running;
+    if (run && (await this.planned) <= WAIT_FOR_FOLDERS) await run;
+  }
+
+  /** Checks every folder, and waits for the sync when it is short, as `settled` does. */
+  async synced(): Promise<void> {
+    const sync = this.sync();
+    if ((await this.planned) <= WAIT_FOR_FOLDERS) await sync;
+  }
+
+  private async plan(): Promise<SyncPlan> {
+    const root = this.root();
+    let names: string[];
+    try {
+      names = readdirSync(root, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== STAGING_DIR)
+        .map((d) => d.name);
+    } catch (err) {
+      logCaughtUnlessMissing('library folder listing', err);
+      names = [];
+    }
+    const known = new Map(
+      this.catalog.use(
+        (db) => db.prepare('select name, signature from folders').raw().all() as [string, string][],
+      ),
+    );
+    const signatures = await Promise.all(names.map((name) => folderSignature(join(root, name))));
+    const present = new Set(names);
+    const collections = await fileSignature(join(root, COLLECTIONS_FILE));
+    const readCollections = this.catalog.use(
+      (db) =>
+        db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
+    );
+    return {
+      root,
+      changed: names.filter((name, i) => known.get(name) !== signatures[i]),
+      gone: [...known.keys()].filter((name) => !present.has(name)),
+      collections: collections === readCollections ? undefined : collections,
+    };
+  }
+
+  private async apply({ root, changed, gone, collections }: SyncPlan): Promise<boolean> {
+    if (collections !== undefined) await this.readCollections(root, collections);
+    if (!changed.length && !gone.length) return collections !== undefined;
+    if (gone.length)
+      this.catalog.use((db) => db.transaction(() => gone.forEach((name) => removeFolder(db, name)))());
+    const loud = changed.length > WAIT_FOR_FOLDERS;
+    let imagesThisPass = 0;
+    for (let i = 0; i < changed.length; i++) {
+      if (this.root() !== root) return true;
+      const name = changed[i]!;
+      const signature = await folderSignature(join(root, name));
+      const record = await readBatchFolder(join(root, name));
+      this.catalog.use((db) =>
+        db.transaction(() => {
+          writeFolder(db, name, signature, record.images, record.problem);
+          restack(db, name);
+        })(),
+      );
+      imagesThisPass += record.images.length;
+      if (loud && (i % 10 === 9 || i === changed.length - 1)) {
+        const indexed = this.catalog.use((db) => scalar(db, 'select coalesce(sum(images), 0) from folders'));
+        const about = Math.round(indexed + ((changed.length - i - 1) * imagesThisPass) / (i + 1));
+        this.indexing =
+          i === changed.length - 1 ? null : { done: i + 1, total: changed.length, imagesAbout: about };
+        this.onChange({ reason: 'indexing', indexing: this.indexing });
+      }
+      // Other calls (the poller, marks, the gallery's windows) run between folders.
+      await nextTurn();
+    }
+    // After many folders the indexes are in many pieces; merged, searches read one piece each.
+    if (loud)
+      this.catalog.use((db) =>
+        db.exec(
+          `insert into images_terms (images_terms) values ('optimize');
+           insert into images_text (images_text) values ('optimize');`,
+        ),
+      );
+    this.catalog.noteChange();
+    this.onChange({ reason: 'folders' });
+    return true;
+  }
+
+  /** Puts collections.json into the catalog's tables, whole: it is small next to the images. */
+  private async readCollections(root: string, signature: string): Promise<void> {
+    const list = await new Collections(() => root).read();
+    this.catalog.use((db) =>
+      db.transaction(() => {
+        db.exec('delete from collections; delete from collection_items;');
+        const collection = db.prepare('insert into collections (id, name, created_at) values (?, ?, ?)');
+        const item = db.prepare(
+          'insert or ignore into collection_items (collection_id, image_id) values (?, ?)',
+        );
+        for (const c of list) {
+          collection.run(c.id, c.name, c.createdAt);
+          for (const image of c.images) item.run(c.id, image);
+        }
+        db.prepare(`insert or replace into meta (key, value) values ('collections', ?)`).run(signature);
+      })(),
+    );
+    this.catalog.noteChange();
+    this.onChange({ reason: 'collections' });
+  }
+}
+
+function removeFolder(db: CatalogDb, name: string): void {
+  const rowids = db.prepare('select rowid from images where folder = ?').pluck().all(name) as number[];
+  const dropText = db.prepare('delete from images_text where rowid = ?');
+  const dropTerms = db.prepare('delete from images_terms where rowid = ?');
+  for (const rowid of rowids) {
+    dropText.run(rowid);
+    dropTerms.run(rowid);
+  }
+  db.prepare('delete from image_sources where image_id in (select id from images where folder = ?)').run(
+    name,
+  );
+  db.prepare('delete from images where folder = ?').run(name);
+  db.prepare('delete from folders where name = ?').run(name);
+}
+
+function writeFolder(
+  db: CatalogDb,
+  name: string,
+  signature: string,
+  images: FolderImage[],
+  problem: FolderProblem | undefined,
+): void {
+  removeFolder(db, name);
+  const first = images[0];
+  db.prepare(
+    `insert into folders (name, signature, problem, batch_id, task_name, model, created_at, images)
+     values (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    name,
+    signature,
+    problem ? JSON.stringify(problem) : null,
+    first?.batchId ?? null,
+    first?.taskName ?? null,
+    first?.model ?? null,
+    first?.createdAt ?? null,
+    images.length,
+  );
+  const insert = db.prepare(
+    `insert into images (id, folder, file, ord, batch_id, task_name, model, custom_id, prompt, row_index,
+     created_at, mime, bytes, mark, stars, run_id, phash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const text = db.prepare('insert into images_text (rowid, text) values (?, ?)');
+  const terms = db.prepare('insert into images_terms (rowid, terms) values (?, ?)');
+  const source = db.prepare('insert into image_sources (image_id, source_id) values (?, ?)');
+  for (const i of images) {
+    const { lastInsertRowid } = insert.run(
+      `${name}/${i.file}`,
+      name,
+      i.file,
+      i.ord,
+      i.batchId,
+      i.taskName,
+      i.model,
+      i.customId,
+      i.prompt,
+      i.rowIndex,
+      i.createdAt,
+      i.mime,
+      i.bytes,
+      i.mark,
+      i.stars,
+      i.runId,
+      i.hash,
+    );
+    const chinese = cjkText(i);
+    if (chinese) text.run(lastInsertRowid, chinese);
+    terms.run(lastInsertRowid, wordTerms(i));
+    for (const from of i.sources) source.run(`${name}/${i.file}`, from);
+  }
+}
+
+/**
+ * The near-duplicate stacks of a folder's scopes again: its batch, and the run its batch was one
+ * model of (a run's models make near-identical pictures of the same rows too). Within a scope,
+ * images within the threshold group transitively (src-shared/image-stacks.ts).
+ */
+function restack(db: CatalogDb, folder: string): void {
+  const scopes = db
+    .prepare('select distinct batch_id, run_id from images where folder = ?')
+    .raw()
+    .all(folder) as [string, string | null][];
+  const rows = (sql: string, key: string) =>
+    db
+      .prepare(`select id, phash from images where ${sql} order by created_at, folder, ord`)
+      .raw()
+      .all(key) as [string, string | null][];
+  const set = db.prepare('update images set stack_leader = ?, stack_size = ? where id = ?');
+  for (const [batchId, runId] of scopes) {
+    const members = runId ? rows('run_id = ?', runId) : rows('batch_id = ?', batchId);
+    const leaders = stackLeaders(members.map(([id, hash]) => ({ id, hash, scope: runId ?? batchId })));
+    const sizes = new Map<string, number>();
+    for (const leader of leaders.values()) sizes.set(leader, (sizes.get(leader) ?? 0) + 1);
+    for (const [id, leader] of leaders) {
+      const size = sizes.get(leader)!;
+      set.run(size > 1 ? leader : null, size > 1 ? size : null, id);
+    }
+  }
+}

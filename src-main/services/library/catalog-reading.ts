@@ -1,0 +1,318 @@
+import { join } from 'node:path';
+import type {
+  LibraryDetail,
+  LibraryIdsQuery,
+  LibraryImage,
+  LibraryOverview,
+  LibraryQuery,
+  LibraryResult,
+  ReviewMark,
+} from '../../../src-shared/library-view';
+import {
+  libraryFilterSchema,
+  libraryIdsQuerySchema,
+  libraryQuerySchema,
+} from '../../../src-shared/library-view';
+import { StudioError } from '../../../src-shared/studio-error';
+import type { FolderProblem } from './batch-folder-record';
+import { scalar } from './catalog-db';
+import type { CatalogConnection } from './catalog-connection';
+import type { CatalogIndexing } from './catalog-indexing';
+import { searchMatches } from './catalog-search';
+
+type Filter = ReturnType<typeof libraryFilterSchema.parse>;
+
+const ORDER: Record<Filter['sort'], string> = {
+  newest: 'created_at desc, folder desc, ord',
+  oldest: 'created_at, folder, ord',
+  stars: 'stars desc, created_at desc, folder desc, ord',
+  prompt: 'prompt collate nocase, folder, ord',
+};
+
+const COLUMNS =
+  'id, batch_id, task_name, model, custom_id, prompt, created_at, mime, bytes, mark, stars, folder, file, row_index, stack_leader, stack_size';
+
+export interface Row {
+  id: string;
+  batch_id: string;
+  task_name: string;
+  model: string;
+  custom_id: string;
+  prompt: string;
+  created_at: number;
+  mime: string;
+  bytes: number;
+  mark: ReviewMark;
+  stars: number;
+  folder: string;
+  file: string;
+  row_index: number | null;
+  stack_leader: string | null;
+  stack_size: number | null;
+}
+
+const image = (r: Row): LibraryImage => ({
+  id: r.id,
+  batchId: r.batch_id,
+  taskName: r.task_name,
+  model: r.model,
+  customId: r.custom_id,
+  prompt: r.prompt,
+  createdAt: r.created_at,
+  mime: r.mime,
+  bytes: r.bytes,
+  mark: r.mark,
+  stars: r.stars,
+  ...(r.stack_leader && r.stack_size ? { stack: { leader: r.stack_leader, size: r.stack_size } } : {}),
+});
+
+/** The filters as one SQL condition; the search words go through the two full-text indexes. */
+function where(f: Filter): {
+  sql: string;
+  params: (string | number)[];
+  matches: ReturnType<typeof searchMatches>;
+  searchOnly: boolean;
+} {
+  const matches = searchMatches(f.search);
+  const sql = matches.map((m) => `images.rowid in (${m.sql})`);
+  const params: (string | number)[] = matches.map((m) => m.param);
+  const add = (condition: string, ...values: (string | number)[]) => {
+    sql.push(condition);
+    params.push(...values);
+  };
+  if (f.batchId) add('batch_id = ?', f.batchId);
+  if (f.collectionId)
+    add('id in (select image_id from collection_items where collection_id = ?)', f.collectionId);
+  if (f.model) add('model = ?', f.model);
+  if (f.from !== undefined) add('created_at >= ?', f.from);
+  if (f.to !== undefined) add('created_at < ?', f.to);
+  if (f.review === 'unrated') add('mark is null and stars = 0');
+  else if (f.review !== 'any') add('mark = ?', f.review);
+  if (f.minStars > 0) add('stars >= ?', f.minStars);
+  // One per stack: an image alone, or the first of its stack.
+  if (f.stacks === 'one') add('(stack_leader is null or stack_leader = id)');
+  if (f.stackOf) add('stack_leader = ?', f.stackOf);
+  return {
+    sql: sql.length ? `where ${sql.join(' and ')}` : '',
+    params,
+    matches,
+    searchOnly: matches.length > 0 && sql.length === matches.length,
+  };
+}
+
+/** The index each order walks; a search with many matches walks it instead of sorting them all. */
+const ORDER_INDEX: Record<Filter['sort'], string> = {
+  newest: 'images_newest',
+  oldest: 'images_oldest',
+  stars: 'images_stars',
+  prompt: 'images_prompt',
+};
+/** Above this many matches, walking the order's index beats sorting the matches. */
+const WALK_INDEX_FROM = 2000;
+
+/**
+ * What the gallery reads from the catalog: windows of the filtered, sorted list, its ids, the
+ * overview the filters offer, one image's detail, its lineage and its siblings on other models.
+ * Each read first lets a short sync under way finish, so it sees a batch just downloaded.
+ */
+export class CatalogReading {
+  private overviewCache?: { revision: number; overview: LibraryOverview };
+
+  constructor(
+    private catalog: CatalogConnection,
+    private indexing: CatalogIndexing,
+  ) {}
+
+  /**
+   * Reads the full-text indexes once, so the first search after a start does not pay for loading
+   * them from disk (a few hundred milliseconds at 100,000 images).
+   */
+  /** Images without a perceptual hash yet, in row order after `after`: the hashing's next round. */
+  unhashed(after: number, limit: number): { row: number; folder: string; file: string }[] {
+    return this.catalog.use(
+      (db) =>
+        db
+          .prepare(
+            'select rowid as row, folder, file from images where phash is null and rowid > ? order by rowid limit ?',
+          )
+          .all(after, limit) as { row: number; folder: string; file: string }[],
+    );
+  }
+
+  warm(): void {
+    this.catalog.use((db) => {
+      scalar(db, `select count(*) from images_terms where images_terms match '"a"*'`);
+      scalar(db, `select count(*) from images_text where images_text match '"的"'`);
+    });
+  }
+
+  /** One window of the filtered, sorted list, and the length of the whole list. */
+  async query(raw: LibraryQuery = {}): Promise<LibraryResult> {
+    await this.indexing.settled();
+    const q = libraryQuerySchema.parse(raw);
+    const w = where(q);
+    const { matches } = w;
+    return this.catalog.use((db) => {
+      // A search alone is counted in the full-text indexes, without visiting the images.
+      const total = w.searchOnly
+        ? scalar(
+            db,
+            `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
+            ...matches.map((m) => m.param),
+          )
+        : scalar(db, `select count(*) from images ${w.sql}`, ...w.params);
+      const walk = matches.length && total > WALK_INDEX_FROM ? `indexed by ${ORDER_INDEX[q.sort]}` : '';
+      const rows = db
+        .prepare(`select ${COLUMNS} from images ${walk} ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
+        .all(...w.params, q.limit, q.offset) as Row[];
+      return { total, offset: q.offset, items: rows.map(image) };
+    });
+  }
+
+  /** Ids of the filtered list in its order, or of a range of it. */
+  async ids(raw: LibraryIdsQuery = {}): Promise<string[]> {
+    await this.indexing.settled();
+    const q = libraryIdsQuerySchema.parse(raw);
+    const w = where(q);
+    const limit = q.end === undefined ? -1 : Math.max(0, q.end - q.start);
+    return this.catalog.use(
+      (db) =>
+        db
+          .prepare(`select id from images ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
+          .pluck()
+          .all(...w.params, limit, q.start) as string[],
+    );
+  }
+
+  /**
+   * Batches, models, problems and the image count. Opening the Library asks for it, so it checks
+   * every folder first: what the gallery shows then is what is on disk.
+   */
+  async overview(): Promise<LibraryOverview> {
+    await this.indexing.synced();
+    const cached = this.overviewCache;
+    if (cached && cached.revision === this.catalog.revision && !this.indexing.progress)
+      return cached.overview;
+    const overview = this.catalog.use((db) => ({
+      root: this.catalog.openRoot,
+      images: scalar(db, 'select coalesce(sum(images), 0) from folders'),
+      indexing: this.indexing.progress,
+      batches: (
+        db
+          .prepare(
+            `select batch_id, max(task_name), sum(images) from folders where images > 0
+             group by batch_id order by max(created_at) desc, batch_id`,
+          )
+          .raw()
+          .all() as [string, string, number][]
+      ).map(([id, taskName, images]) => ({ id, taskName, images })),
+      models: db
+        .prepare(`select distinct model from folders where images > 0 and model <> '' order by model`)
+        .pluck()
+        .all() as string[],
+      collections: (
+        db
+          .prepare(
+            `select c.id, c.name, count(images.id) from collections c
+             left join collection_items i on i.collection_id = c.id
+             left join images on images.id = i.image_id
+             group by c.id order by c.created_at, c.name`,
+          )
+          .raw()
+          .all() as [string, string, number][]
+      ).map(([id, name, images]) => ({ id, name, images })),
+      problems: (
+        db.prepare('select name, problem from folders where problem is not null').raw().all() as [
+          string,
+          string,
+        ][]
+      ).map(([folder, problem]) => ({ folder, ...(JSON.parse(problem) as FolderProblem) })),
+    }));
+    if (!this.indexing.progress) this.overviewCache = { revision: this.catalog.revision, overview };
+    return overview;
+  }
+
+  /**
+   * What an image was made from, and what was made from it, generations deep: images used as its
+   * references (or realtime inputs), their own sources, and so on; and the images whose batches or
+   * realtime jobs used it. Images no longer in the library are left out.
+   */
+  async lineage(id: string): Promise<{ ancestors: LibraryImage[]; descendants: LibraryImage[] }> {
+    await this.indexing.settled();
+    const walk = (from: string, to: string) =>
+      this.catalog
+        .use(
+          (db) =>
+            db
+              .prepare(
+                `with recursive chain(id, depth) as (
+                 select ${to}, 1 from image_sources where ${from} = ?
+                 union select s.${to}, chain.depth + 1 from image_sources s
+                   join chain on s.${from} = chain.id where chain.depth < 50
+               )
+               select ${COLUMNS} from images join (select id as chain_id, min(depth) as depth from chain group by id)
+                 on images.id = chain_id order by depth, created_at desc`,
+              )
+              .all(id) as Row[],
+        )
+        .map(image);
+    return { ancestors: walk('image_id', 'source_id'), descendants: walk('source_id', 'image_id') };
+  }
+
+  /**
+   * The same row of a run on every model it was sent to, this image included, by model: what
+   * "Compare across models" shows. An image outside a run is alone.
+   */
+  async acrossModels(id: string): Promise<LibraryImage[]> {
+    await this.indexing.settled();
+    const rows = this.catalog.use(
+      (db) =>
+        db
+          .prepare(
+            `select ${COLUMNS} from images where run_id = (select run_id from images where id = ?)
+             and custom_id = (select custom_id from images where id = ?) order by model, folder, ord`,
+          )
+          .all(id, id) as Row[],
+    );
+    return rows.length ? rows.map(image) : [image(await this.entry(id))];
+  }
+
+  private row(id: string): Row | undefined {
+    return this.catalog.use(
+      (db) => db.prepare(`select ${COLUMNS} from images where id = ?`).get(id) as Row | undefined,
+    );
+  }
+
+  /** One image by id; an id the catalog does not know yet gets one sync before it is refused. */
+  async entry(id: string): Promise<Row> {
+    let row = this.row(id);
+    if (!row) {
+      await this.indexing.sync();
+      row = this.row(id);
+    }
+    if (!row)
+      throw new StudioError({
+        code: 'STUDIO_IMAGE_NOT_FOUND',
+        message: 'That image is no longer in the library.',
+      });
+    return row;
+  }
+
+  async detail(id: string): Promise<LibraryDetail> {
+    const r = await this.entry(id);
+    return {
+      ...image(r),
+      folder: r.folder,
+      file: r.file,
+      rowIndex: r.row_index,
+      path: join(this.catalog.openRoot, r.folder, r.file),
+      parameters: {
+        model: r.model,
+        batch_id: r.batch_id,
+        task_name: r.task_name,
+        custom_id: r.custom_id,
+        created_at: new Date(r.created_at * 1000).toISOString(),
+      },
+    };
+  }
+}

@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { logCaught } from '../log/studio-log';
+import { existsSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-file';
+import { BATCH_FILE } from './batch-folder';
+import { HASHES_FILE, HASHES_FORMAT, readHashes } from './batch-folder-record';
+import { dHash } from './image-hash';
+
+export interface ImageHashingDeps {
+  root(): string;
+  /**
+   * Images the catalog has no hash for, in catalog order after `after` (a row number), a few
+   * hundred at a time: `folder` and `file` within it.
+   */
+  unhashed(after: number, limit: number): { row: number; folder: string; file: string }[];
+  /** Reads changed folders into the catalog again (their hashes.json is new). */
+  resync(): Promise<unknown>;
+}
+
+/** Images hashed per round before the catalog reads them: a batch folder or two. */
+const ROUND = 400;
+
+/**
+ * Makes the perceptual hashes of the library's images in the background, once a batch has arrived
+ * (never in the way of its download: the download is published first) and for a library from
+ * before hashes existed. One image at a time (sharp decodes in its own threads, ~10 ms for a 1K
+ * PNG), written to each folder's hashes.json, which the catalog reads like any folder change and
+ * from which it builds the near-duplicate stacks.
+ */
+export class ImageHashing {
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(private deps: ImageHashingDeps) {}
+
+  /** Starts a pass, or asks the running one for another round once it ends. Resolves when idle. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass()
+      .catch((err: unknown) => logCaught('image hashes', err))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.kick();
+        }
+      });
+    return this.running;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async pass(): Promise<void> {
+    // A pass walks the catalog once: an image tried and still without a hash after (unreadable, or
+    // a folder the catalog did not read again) waits for the next pass instead of looping.
+    let after = -1;
+    for (;;) {
+      if (this.stopped) return;
+      const root = this.deps.root();
+      const pending = this.deps.unhashed(after, ROUND);
+      if (!pending.length) return;
+      after = pending[pending.length - 1]!.row;
+      const byFolder = new Map<string, string[]>();
+      for (const p of pending) byFolder.set(p.folder, [...(byFolder.get(p.folder) ?? []), p.file]);
+      for (const [folder, files] of byFolder) {
+        if (this.stopped || this.deps.root() !== root) return;
+        const dir = join(root, folder);
+        const hashes = await readHashes(dir);
+        for (const file of files) {
+          try {
+            hashes[file] = await dHash(join(dir, file));
+          } catch (err) {
+            logCaught(`image hash of ${folder}/${file}`, err);
+          }
+        }
+        // A folder deleted meanwhile (in the file manager) is not made again for its hashes.
+        if (!existsSync(join(dir, BATCH_FILE))) continue;
+        await writeFileAtomic(
+          join(dir, HASHES_FILE),
+          `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`,
+          { createFolder: false },
+        );
+      }
+      await this.deps.resync();
+    }
+  }
+}

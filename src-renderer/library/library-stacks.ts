@@ -1,0 +1,29 @@
+import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
+import type { StudioApi } from '../../src-shared/studio-api';
+import type { MarkPatch } from './library-windows';
+
+/** The filter that lists one stack's images, whatever the gallery was filtered by. */
+export const stackFilter = (leader: string): LibraryFilter => ({
+  review: 'any',
+  minStars: 0,
+  sort: 'newest',
+  stackOf: leader,
+});
+
+/**
+ * "Keep this one, reject the rest of the stack": this image picked, the others of its stack
+ * rejected (one key, as Lightroom's Assisted Culling proposes the best of each stack). Answers how
+ * many were rejected; nothing happens to an image with no stack.
+ */
+export async function keepBest(
+  studio: StudioApi,
+  item: LibraryImage,
+  onMark: (ids: string[], change: MarkPatch) => void,
+): Promise<number> {
+  if (!item.stack) return 0;
+  const members = await studio.call('library.ids', stackFilter(item.stack.leader));
+  const rest = members.filter((id) => id !== item.id);
+  if (rest.length) onMark(rest, { mark: 'rejected' });
+  onMark([item.id], { mark: 'picked' });
+  return rest.length;
+}
