@@ -12,6 +12,7 @@ import {
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { dHash } from '../src-main/services/library/image-hash';
 
 /** What a generated library holds, written beside it: the benches' independent reference. */
 export interface BenchLibrary {
@@ -134,11 +135,14 @@ async function sourceImages(): Promise<string[]> {
 export async function makeLibrary(batches: number, perBatch = 200): Promise<BenchLibrary> {
   mkdirSync(cacheDir, { recursive: true });
   linkFromBenchCache();
-  const root = join(cacheDir, `library-v3-${batches}x${perBatch}`);
+  // v4: folders carry hashes.json, as the studio writes it once a batch has arrived.
+  const root = join(cacheDir, `library-v4-${batches}x${perBatch}`);
   const manifestFile = join(root, '.bench-library.json');
   if (existsSync(manifestFile))
     return { ...(JSON.parse(readFileSync(manifestFile, 'utf8')) as Omit<BenchLibrary, 'root'>), root };
   const sources = await sourceImages();
+  const hashOf = new Map<string, string>();
+  for (const source of sources) hashOf.set(source, await dHash(source));
   const building = `${root}.tmp`;
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
@@ -152,11 +156,13 @@ export async function makeLibrary(batches: number, perBatch = 200): Promise<Benc
     const folder = join(building, folderOf(b, id));
     mkdirSync(join(folder, 'images'), { recursive: true });
     const review: Record<string, { mark: 'picked' | 'rejected' | null; stars: number }> = {};
+    const hashes: Record<string, string> = {};
     const images = Array.from({ length: perBatch }, (_, i) => {
       const customId = `b${String(b).padStart(4, '0')}-r${String(i + 1).padStart(3, '0')}`;
       const file = `images/${customId}.png`;
       const source = sources[Math.floor(random() * sources.length)]!;
       linkSync(source, join(folder, file));
+      hashes[file] = hashOf.get(source)!;
       const subject = SUBJECTS[Math.floor(random() * SUBJECTS.length)]!;
       const surface = SURFACES[Math.floor(random() * SURFACES.length)]!;
       const light = LIGHTS[Math.floor(random() * LIGHTS.length)]!;
@@ -187,6 +193,10 @@ export async function makeLibrary(batches: number, perBatch = 200): Promise<Benc
         null,
         2,
       ),
+    );
+    writeFileSync(
+      join(folder, 'hashes.json'),
+      JSON.stringify({ format: 'batch-image-studio.hashes/1', images: hashes }),
     );
     if (Object.keys(review).length)
       writeFileSync(

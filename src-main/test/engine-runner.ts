@@ -1,4 +1,4 @@
-// The batch engine as its own process, for the kill test: it is killed at random moments and
+// The studio's batch services as their own process, for the kill test: it is killed at random moments and
 // started again on the same data folder, against a gateway that outlives it.
 import Conf from 'conf';
 import { parseArgs } from 'node:util';

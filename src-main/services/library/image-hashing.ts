@@ -73,6 +73,7 @@ export class ImageHashing {
         if (this.stopped || this.deps.root() !== root) return;
         const dir = join(root, folder);
         const hashes = await readHashes(dir);
+        const started = performance.now();
         for (const file of files) {
           try {
             hashes[file] = await dHash(join(dir, file));
@@ -87,6 +88,9 @@ export class ImageHashing {
           `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`,
           { createFolder: false },
         );
+        // Half a core at most: a library from before hashes existed is hashed beside the work, not
+        // in its way (thumbnails share sharp's threads).
+        await new Promise((r) => setTimeout(r, performance.now() - started).unref());
       }
       await this.deps.resync();
     }
