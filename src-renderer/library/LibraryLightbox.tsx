@@ -41,7 +41,10 @@ export function LibraryLightbox({ filter, total, index, ...rest }: Props) {
   const at = (i: number) => itemIn(windows.get(pageOf(i)), i);
   const shown = item ?? last;
   if (!shown) return null;
-  const preload = [at(index + 1), at(index - 1)].filter((x): x is LibraryImage => !!x);
+  // Three ahead (culling goes forward, faster than one image decodes) and one behind.
+  const preload = [at(index + 1), at(index + 2), at(index + 3), at(index - 1)].filter(
+    (x): x is LibraryImage => !!x,
+  );
   return (
     <Lightbox item={shown} index={index} total={total} pending={!item} preload={preload} {...rest}>
       <Filmstrip from={from} to={to} index={index} at={at} onIndex={rest.onIndex} />

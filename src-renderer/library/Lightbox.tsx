@@ -68,7 +68,6 @@ export function Lightbox({
     markAny(ids, change);
     if (autoAdvance && index < total - 1) onIndex(index + 1);
   };
-  usePreloaded(preload.map((p) => imageUrl(imagePaths.libraryOriginal(p.id))));
   const detail = useStudioQuery('library.detail', { id: item.id });
   const [zoom, setZoom] = useState(1);
   const [pan, setPan] = useState({ x: 0, y: 0 });
@@ -118,15 +117,32 @@ export function Lightbox({
         onPointerUp={() => (drag.current = undefined)}
         onPointerLeave={() => (drag.current = undefined)}
       >
-        <img
-          key={item.id}
-          src={imageUrl(imagePaths.libraryOriginal(item.id))}
-          alt={item.prompt}
-          draggable={false}
-          style={{ transform: `translate(${pan.x}px, ${pan.y}px) scale(${zoom})` }}
-          data-testid="lightbox-image"
-          data-id={item.id}
-        />
+        {/* The neighbours are drawn too, hidden and decoded: moving on shows an element that is
+            ready (the same element, by its key), instead of starting a load and a decode. */}
+        {[item, ...preload.filter((p) => p.id !== item.id)].map((shown) =>
+          shown.id === item.id ? (
+            <img
+              key={shown.id}
+              src={imageUrl(imagePaths.libraryOriginal(shown.id))}
+              alt={shown.prompt}
+              draggable={false}
+              style={{ transform: `translate(${pan.x}px, ${pan.y}px) scale(${zoom})` }}
+              data-testid="lightbox-image"
+              data-id={shown.id}
+            />
+          ) : (
+            <img
+              key={shown.id}
+              src={imageUrl(imagePaths.libraryOriginal(shown.id))}
+              alt=""
+              aria-hidden="true"
+              draggable={false}
+              className="lightbox-ahead"
+              // Decoded now, at full size, so that showing it costs a frame, not a decode.
+              ref={(el) => void el?.decode().catch(() => undefined)}
+            />
+          ),
+        )}
       </div>
       {children}
       <aside className="lightbox-side">
@@ -229,26 +245,4 @@ export function Lightbox({
       </aside>
     </Modal>
   );
-}
-
-/**
- * Loads and decodes images ahead (the loupe's neighbours): the browser keeps them, so moving on
- * draws the next one from memory instead of waiting for the disk and the decoder.
- */
-function usePreloaded(urls: string[]): void {
-  const key = urls.join('\n');
-  useEffect(() => {
-    const images = key
-      .split('\n')
-      .filter(Boolean)
-      .map((url) => {
-        const img = new Image();
-        img.decoding = 'async';
-        img.src = url;
-        // A neighbour that fails to load is shown (with its error) when it is reached, not here.
-        img.decode().catch(() => undefined);
-        return img;
-      });
-    return () => images.forEach((img) => (img.src = ''));
-  }, [key]);
 }
