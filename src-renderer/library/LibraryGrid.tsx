@@ -16,8 +16,11 @@ import { useGalleryInput } from './use-gallery-input';
 
 /** Space between cells, and around the rows, in CSS pixels (as .lib-row has it). */
 const GAP = 4;
-/** Rows drawn, and windows asked for, beyond the visible ones on each side. */
-const OVERSCAN_ROWS = 3;
+/**
+ * Rows drawn, and windows asked for, beyond the visible ones on each side. One: at the default size
+ * a row holds ten cells, and three rows each side doubled the scroll's p95 frame (33 ms against 17).
+ */
+const OVERSCAN_ROWS = 1;
 
 interface GridProps {
   /** The list shown, and its length. */
