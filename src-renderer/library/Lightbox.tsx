@@ -62,11 +62,13 @@ export function Lightbox({
   const onMark: Props['onMark'] = (ids, change) => {
     if (!pending) markAny(ids, change);
   };
-  /** A mark from the keys: on this image, then on to the next one when auto-advance is on. */
+  /** After a key that decides this image: on to the next one when auto-advance is on. */
+  const moveOn = () => autoAdvance && index < total - 1 && onIndex(index + 1);
+  /** A mark from the keys: on this image, then on. */
   const markAndMove: Props['onMark'] = (ids, change) => {
     if (pending) return;
     markAny(ids, change);
-    if (autoAdvance && index < total - 1) onIndex(index + 1);
+    moveOn();
   };
   const detail = useStudioQuery('library.detail', { id: item.id });
   const [zoom, setZoom] = useState(1);
@@ -90,7 +92,7 @@ export function Lightbox({
       keepBest: () => {
         if (pending || !item.stack || !onKeepBest) return false;
         onKeepBest(item);
-        if (autoAdvance && index < total - 1) onIndex(index + 1);
+        moveOn();
       },
       zoomIn: () => setZoom((z) => Math.min(8, z * 1.25)),
       zoomOut: () => setZoom((z) => Math.max(1, z / 1.25)),

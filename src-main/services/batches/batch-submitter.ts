@@ -60,6 +60,17 @@ export async function buildCreateBody(
   };
 }
 
+/** Throws when a draft breaks the gateway's rules for its model, naming how many rows and the first rule. */
+export function checkDraft(draft: Draft): void {
+  const report = validateDraft(draft);
+  if (report.ok) return;
+  const first = report.batch[0] ?? report.rows[0]?.issues[0];
+  throw new StudioError({
+    code: 'STUDIO_DRAFT_INVALID',
+    message: `The draft breaks the gateway's rules for ${draft.model} (${report.rows.length} rows to fix${first ? `, first: ${first.code}` : ''}).`,
+  });
+}
+
 export interface SubmitterDeps {
   submissions: SubmissionStore;
   references: ReferenceStore;
@@ -89,14 +100,7 @@ export class BatchSubmitter {
     draft: Draft,
     origin: { parentBatchId?: string; retryOf?: string } = {},
   ): Submission {
-    const report = validateDraft(draft);
-    if (!report.ok) {
-      const first = report.batch[0] ?? report.rows[0]?.issues[0];
-      throw new StudioError({
-        code: 'STUDIO_DRAFT_INVALID',
-        message: `The draft breaks the gateway's rules (${report.rows.length} rows to fix${first ? `, first: ${first.code}` : ''}).`,
-      });
-    }
+    checkDraft(draft);
     // A missing reference fails now, before anything is stored or sent.
     const missing = draft.references.find((r) => !this.deps.references.has(r));
     if (missing) {

@@ -2,7 +2,6 @@ import { RUN_METADATA_KEY, runIdOf } from '../../../src-shared/batch-run';
 import type { BatchView, SentDraft, SubmissionView } from '../../../src-shared/batch-view';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import { draftFingerprint } from '../../../src-shared/draft-fingerprint';
-import { validateDraft } from '../../../src-shared/draft-rules';
 import {
   SEND_REFUSALS,
   type BudgetQuestion,
@@ -13,7 +12,7 @@ import type { BudgetCheck } from '../../../src-shared/spending-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { BatchStore } from './batch-store';
-import type { BatchSubmitter } from './batch-submitter';
+import { checkDraft, type BatchSubmitter } from './batch-submitter';
 import type { Submission, SubmissionStore } from './submission-store';
 import { toView } from './tracked-batch';
 
@@ -88,14 +87,8 @@ export class SendGuard {
   async submitRun(runId: string, draft: Draft, models: string[], terms: SendTerms = {}): Promise<RunResult> {
     const profileId = this.deps.activeProfileId();
     const unique = [...new Set(models)];
-    for (const model of unique) {
-      const report = validateDraft({ ...draft, model });
-      if (!report.ok)
-        throw new StudioError({
-          code: 'STUDIO_DRAFT_INVALID',
-          message: `The draft breaks the gateway's rules for ${model} (${report.rows.length} rows to fix${report.batch[0] ? `, first: ${report.batch[0].code}` : ''}).`,
-        });
-    }
+    // Every model's draft is checked before any is sent, a model of this run already sent included.
+    for (const model of unique) checkDraft({ ...draft, model });
     const ofRun = (model: string) =>
       this.deps.submissions
         .list()
