@@ -83,9 +83,13 @@ export class BatchActions {
       }
     }
     if (deleteLocalFiles && batch.download.folder) {
+      // A file may appear in the folder while it is being removed (the background hashing writes
+      // hashes.json beside the images): rm lists the folder again on ENOTEMPTY instead of failing.
       await rm(join(this.deps.libraryRoot(), batch.download.folder), {
         recursive: true,
         force: true,
+        maxRetries: 5,
+        retryDelay: 20,
       });
     }
     const after = records.store.put({
