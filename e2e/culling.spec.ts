@@ -154,7 +154,7 @@ test('near-identical outputs stack, open in place, and K keeps one and rejects t
   });
   await expect(page.getByTestId('library-stack-badge')).toHaveCount(4);
 
-  await page.getByTestId('library-stacks').selectOption('one');
+  await page.getByTestId('library-stacks').selectOption('one-near');
   await expect(page.getByTestId('library-count')).toContainText('3 of 6');
   await screenshotBothThemes(page, 'library-stacks');
   await page.getByTestId('language-select').selectOption('zh-CN');
@@ -174,6 +174,35 @@ test('near-identical outputs stack, open in place, and K keeps one and rejects t
     .poll(async () => [...(await marks(studio)).entries()].filter(([, m]) => m === 'rejected').length)
     .toBe(3);
   await expect.poll(async () => (await marks(studio)).get(kept!)).toBe('picked');
+  // K was one decision, so one Ctrl+Z takes the whole stack back to unmarked.
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => [...(await marks(studio)).values()].filter((m) => m !== null).length).toBe(0);
   await page.getByTestId('library-stack-back').click();
   await expect(page.getByTestId('library-count')).toContainText('3 of 6');
+});
+
+test('similar outputs group at the looser level only, and open as one group', async ({ page, studio }) => {
+  // `[similar:X]` makes the sandbox change each output for real: not near-identical, but similar.
+  await batchInLibrary(studio, 'similar', 'Similar bowls', [
+    ...Array.from({ length: 4 }, () => 'A clay bowl [similar:bowl]'),
+    'A copper kettle',
+    'A paper lantern',
+  ]);
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByTestId('library-count')).toContainText('6 of 6');
+  await page.getByTestId('library-stacks').selectOption('one-similar');
+  await expect(page.getByTestId('library-count')).toContainText('3 of 6', { timeout: 30_000 });
+  const badge = page.getByTestId('library-stack-badge');
+  await expect(badge).toHaveCount(1);
+  await expect(badge).toContainText('Similar 4');
+  // At the near-identical level none of the four stack: each is a decision of its own.
+  await page.getByTestId('library-stacks').selectOption('one-near');
+  await expect(page.getByTestId('library-count')).toContainText('6 of 6');
+  await expect(page.getByTestId('library-stack-badge')).toHaveCount(0);
+  await page.getByTestId('library-stacks').selectOption('all-similar');
+  await expect(page.getByTestId('library-stack-badge')).toHaveCount(4);
+  await page.getByTestId('library-cell').filter({ has: badge.first() }).first().click();
+  await page.keyboard.press('s');
+  await expect(page.getByTestId('library-stack-open')).toContainText('A group of 4 similar images');
+  await expect(page.getByTestId('library-count')).toContainText('4 of 6');
 });

@@ -32,8 +32,15 @@ const FONT = '"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-ser
  */
 export const FIXED_SEED = /\[seed:([^\]]{1,64})\]/;
 
+/**
+ * `[similar:X]`: the same picture as `[seed:X]`, but each output changes it for real (a shape moved
+ * and a patch of light), as a rerun with a slightly different prompt does: "similar", not
+ * near-identical, for the studio's looser grouping.
+ */
+export const SIMILAR_SEED = /\[similar:([^\]]{1,64})\]/;
+
 function seedBytes(req: RenderRequest): Buffer {
-  const fixed = FIXED_SEED.exec(req.prompt);
+  const fixed = FIXED_SEED.exec(req.prompt) ?? SIMILAR_SEED.exec(req.prompt);
   if (fixed) return createHash('sha256').update(`seed:${fixed[1]}`).digest();
   return createHash('sha256').update(req.prompt).update('\0').update(req.variant).digest();
 }
@@ -62,6 +69,18 @@ function wrap(ctx: SKRSContext2D, text: string, maxWidth: number, maxLines: numb
   return lines;
 }
 
+/** A similar variant's own change: a bright shape and a shadow, placed by the variant. */
+function drawChange(ctx: SKRSContext2D, req: RenderRequest, width: number, height: number): void {
+  const v = createHash('sha256').update(req.variant).update(req.label).digest();
+  const unit = Math.min(width, height);
+  ctx.fillStyle = 'rgba(255, 255, 255, 0.32)';
+  ctx.beginPath();
+  ctx.arc((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.1, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = 'rgba(0, 0, 0, 0.28)';
+  ctx.fillRect((v[3]! / 255) * width * 0.8, (v[4]! / 255) * height * 0.8, unit * 0.16, unit * 0.13);
+}
+
 /** Draws a deterministic picture for a prompt: same prompt and variant, same pixels. */
 export async function renderImage(req: RenderRequest): Promise<Buffer> {
   const { width, height } = req;
@@ -86,6 +105,7 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
     ctx.fill();
   }
 
+  if (SIMILAR_SEED.test(req.prompt)) drawChange(ctx, req, width, height);
   if (FIXED_SEED.test(req.prompt)) {
     // The variant's own small mark: what tells two outputs of one fixed seed apart.
     const v = createHash('sha256').update(req.variant).update(req.label).digest();

@@ -1,10 +1,26 @@
 /**
  * Near-duplicate stacks: images of one batch or one run whose 64-bit perceptual hashes (dHash, 16
  * hex digits) are within a Hamming distance of each other, grouped transitively (union-find), as
- * Immich groups duplicates. The threshold lives here alone, calibrated on the sandbox: its fixed-seed
- * variants are 0 bits apart, its unrelated pictures 20–40 (mean 31).
+ * Immich groups duplicates. The thresholds live here alone. Near-identical, calibrated on the
+ * sandbox: its fixed-seed variants are 0–2 bits apart, its unrelated pictures 4–40 (median 30, 2 %
+ * within 4); 65 % of real pictures' light edits are within 4 too.
  */
 export const STACK_NEAR_IDENTICAL = 4;
+/**
+ * "Similar": the same picture with a real change (a shape moved, a patch of light, a crop, new
+ * brightness). Calibrated by bench/stack-calibration.bench.ts: at 10 bits, 96 % of real pictures'
+ * usual edits (recompressed, halved, brightened 8 %, cropped 3 %, a logo added) and 79 % of the
+ * sandbox's `[similar:X]` pairs group (the rest transitively), against 6–9 % of unrelated pairs;
+ * since grouping stays inside one batch or run, those rarely meet.
+ */
+export const STACK_SIMILAR = 10;
+
+/** The two levels of grouping, and their thresholds, in this one place. */
+export type StackLevel = 'near' | 'similar';
+export const STACK_THRESHOLDS: Record<StackLevel, number> = {
+  near: STACK_NEAR_IDENTICAL,
+  similar: STACK_SIMILAR,
+};
 
 /** Bits that differ between two 16-hex-digit hashes; Infinity when either is missing. */
 export function hammingDistance(a: string | null | undefined, b: string | null | undefined): number {

@@ -24,8 +24,11 @@ export const libraryImageSchema = z.object({
   /**
    * Its near-duplicate stack (src-shared/image-stacks.ts), when it has one: the id of the stack's
    * first image, and how many images the stack holds. Absent for an image alone, or not hashed yet.
+   * At the level the list asked for (`stackLevel`): near-identical unless it asked for similar.
    */
-  stack: z.object({ leader: z.string(), size: z.number().int().min(2) }).optional(),
+  stack: z
+    .object({ leader: z.string(), size: z.number().int().min(2), level: z.enum(['near', 'similar']) })
+    .optional(),
 });
 export type LibraryImage = z.infer<typeof libraryImageSchema>;
 
@@ -42,10 +45,15 @@ export const libraryFilterSchema = z
     review: z.enum(['any', 'picked', 'rejected', 'alternative', 'unrated']).default('any'),
     minStars: z.number().int().min(0).max(5).default(0),
     sort: z.enum(['newest', 'oldest', 'stars', 'prompt']).default('newest'),
-    /** `one`: one image per near-duplicate stack (its first), as a culling pass wants. */
+    /** `one`: one image per stack (its first), as a culling pass wants. */
     stacks: z.enum(['all', 'one']).optional(),
     /** Only the images of one stack, by its first image's id: a stack opened in place. */
     stackOf: z.string().optional(),
+    /**
+     * Which grouping `stacks`, `stackOf` and each image's `stack` mean: near-identical (the
+     * default) or the looser "similar" (src-shared/image-stacks.ts).
+     */
+    stackLevel: z.enum(['near', 'similar']).optional(),
   })
   .strict();
 export type LibraryFilter = z.input<typeof libraryFilterSchema>;

@@ -62,8 +62,11 @@ export const LibraryCell = memo(function LibraryCell({
             className="badge lib-stack-badge"
             data-testid="library-stack-badge"
             data-size={item.stack.size}
+            data-level={item.stack.level}
           >
-            {t('library.stackBadge', { count: item.stack.size })}
+            {t(item.stack.level === 'similar' ? 'library.similarBadge' : 'library.stackBadge', {
+              count: item.stack.size,
+            })}
           </span>
         )}
         {item.stars > 0 && (

@@ -28,7 +28,7 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
     filter.review !== 'any',
     (filter.minStars ?? 0) > 0,
     filter.sort !== 'newest',
-    filter.stacks === 'one',
+    filter.stacks === 'one' || filter.stackLevel === 'similar',
   ].filter(Boolean).length;
   const [searchText, setSearchText] = useState(filter.search ?? '');
   const change = useRef(onChange);
@@ -154,12 +154,20 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
       <label className="inline-field">
         <span>{t('library.stacks')}</span>
         <select
-          value={filter.stacks ?? 'all'}
-          onChange={(e) => onChange({ stacks: e.target.value === 'one' ? 'one' : undefined })}
+          value={`${filter.stacks ?? 'all'}-${filter.stackLevel ?? 'near'}`}
+          onChange={(e) => {
+            const [stacks, level] = e.target.value.split('-');
+            onChange({
+              stacks: stacks === 'one' ? 'one' : undefined,
+              stackLevel: level === 'similar' ? 'similar' : undefined,
+            });
+          }}
           data-testid="library-stacks"
         >
-          <option value="all">{t('library.stacksAll')}</option>
-          <option value="one">{t('library.stacksOne')}</option>
+          <option value="all-near">{t('library.stacksAll')}</option>
+          <option value="one-near">{t('library.stacksOne')}</option>
+          <option value="all-similar">{t('library.stacksAllSimilar')}</option>
+          <option value="one-similar">{t('library.stacksOneSimilar')}</option>
         </select>
       </label>
     </>

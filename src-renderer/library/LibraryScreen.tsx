@@ -99,7 +99,7 @@ export function LibraryScreen() {
     if (action === 'keepBest') return onKeepBest(item);
     if (!item.stack || filter.stackOf) return;
     setBeforeStack(filter);
-    setFilter(stackFilter(item.stack.leader));
+    setFilter(stackFilter(item.stack.leader, item.stack.level));
   };
 
   // A new visit starts where the last one was (a reload); another list keeps the selection (ids)
@@ -179,7 +179,9 @@ export function LibraryScreen() {
       )}
       {filter.stackOf && (
         <p className="notice lib-stack-open" role="status" data-testid="library-stack-open">
-          {t('library.stackOpen', { count: total ?? 0 })}{' '}
+          {t(filter.stackLevel === 'similar' ? 'library.similarOpen' : 'library.stackOpen', {
+            count: total ?? 0,
+          })}{' '}
           <button
             type="button"
             onClick={() => {

@@ -143,7 +143,8 @@ function track(ids: string[], delta: 1 | -1) {
  * Marks: shown at once in every cached window, then written by `library.mark`, one call after
  * another in key order. Each is a step Ctrl+Z can take back (`record: false` for the undo's own
  * writes): the marks main has just before the write are read in the same turn, so the step knows
- * exactly what to put back, whether or not the images were on screen.
+ * exactly what to put back, whether or not the images were on screen. `join` makes a write part
+ * of the step before it (queued in order, so that step is recorded first).
  */
 export function useMarks(onError: (error: StudioError) => void) {
   const client = useQueryClient();
@@ -151,7 +152,11 @@ export function useMarks(onError: (error: StudioError) => void) {
   const { mutateAsync: readMarks } = useStudioMutation('library.marksOf');
   const { mutateAsync: writeMarks } = useStudioMutation('library.mark');
   return useCallback(
-    (ids: string[], change: MarkPatch, { record = true }: { record?: boolean } = {}) => {
+    (
+      ids: string[],
+      change: MarkPatch,
+      { record = true, join = false }: { record?: boolean; join?: boolean } = {},
+    ) => {
       if (!ids.length) return;
       patchMarks(client, new Map(ids.map((id) => [id, change])));
       track(ids, 1);
@@ -163,7 +168,7 @@ export function useMarks(onError: (error: StudioError) => void) {
             if (record) before.push(...(await readMarks({ ids: slice })));
             await writeMarks({ ids: slice, ...change });
           }
-          if (record) recordMarkStep({ ids, after: change, before });
+          if (record) recordMarkStep({ writes: [{ ids, after: change }], before }, join);
         } catch (err) {
           onError(StudioError.from(err));
           // What is on disk is the truth: the lists are asked again, since the shown marks are not.

@@ -5,10 +5,18 @@ import type { MarkPatch } from './library-windows';
 /** One image's marks as they were before a step. */
 export type MarksBefore = { id: string; mark: ReviewMark; stars: number }[];
 
-/** One mark the user made: on which images, what it set, and what they had before. */
-export interface MarkStep {
+/** One write of a step: which images, and what it set. */
+export interface MarkWrite {
   ids: string[];
   after: MarkPatch;
+}
+
+/**
+ * One thing the user did: the writes it made, in order, and what the images had before. Usually
+ * one write; "keep best" is two (the rest rejected, this one picked) and one step all the same.
+ */
+export interface MarkStep {
+  writes: MarkWrite[];
   before: MarksBefore;
 }
 
@@ -22,9 +30,27 @@ const MAX_STEPS = 500;
  */
 export const useMarkHistory = create<{ undo: MarkStep[]; redo: MarkStep[] }>(() => ({ undo: [], redo: [] }));
 
-export function recordMarkStep(step: MarkStep): void {
-  useMarkHistory.setState((s) => ({ undo: [...s.undo.slice(-(MAX_STEPS - 1)), step], redo: [] }));
+/**
+ * Records a step, or with `join` adds it to the last one: a key that writes twice (keep best) is
+ * undone by one Ctrl+Z. An image's first "before" is what the step puts back.
+ */
+export function recordMarkStep(step: MarkStep, join = false): void {
+  useMarkHistory.setState((s) => {
+    const last = s.undo.at(-1);
+    if (join && last) {
+      const known = new Set(last.before.map((b) => b.id));
+      const merged: MarkStep = {
+        writes: [...last.writes, ...step.writes],
+        before: [...last.before, ...step.before.filter((b) => !known.has(b.id))],
+      };
+      return { undo: [...s.undo.slice(0, -1), merged], redo: [] };
+    }
+    return { undo: [...s.undo.slice(-(MAX_STEPS - 1)), step], redo: [] };
+  });
 }
+
+/** How many images a step touched. */
+export const stepSize = (step: MarkStep): number => step.before.length;
 
 /** The writes that take a step back: the images grouped by the marks they had. */
 export function undoWrites(step: MarkStep): { ids: string[]; change: MarkPatch }[] {

@@ -1,13 +1,15 @@
+import type { StackLevel } from '../../src-shared/image-stacks';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import type { StudioApi } from '../../src-shared/studio-api';
-import type { MarkPatch } from './library-windows';
+import type { MarkFn } from './library-hooks';
 
 /** The filter that lists one stack's images, whatever the gallery was filtered by. */
-export const stackFilter = (leader: string): LibraryFilter => ({
+export const stackFilter = (leader: string, level: StackLevel = 'near'): LibraryFilter => ({
   review: 'any',
   minStars: 0,
   sort: 'newest',
   stackOf: leader,
+  ...(level === 'similar' ? { stackLevel: level } : {}),
 });
 
 /**
@@ -15,15 +17,12 @@ export const stackFilter = (leader: string): LibraryFilter => ({
  * rejected (one key, as Lightroom's Assisted Culling proposes the best of each stack). Answers how
  * many were rejected; nothing happens to an image with no stack.
  */
-export async function keepBest(
-  studio: StudioApi,
-  item: LibraryImage,
-  onMark: (ids: string[], change: MarkPatch) => void,
-): Promise<number> {
+export async function keepBest(studio: StudioApi, item: LibraryImage, onMark: MarkFn): Promise<number> {
   if (!item.stack) return 0;
-  const members = await studio.call('library.ids', stackFilter(item.stack.leader));
+  const members = await studio.call('library.ids', stackFilter(item.stack.leader, item.stack.level));
   const rest = members.filter((id) => id !== item.id);
+  // One step: Ctrl+Z puts the whole stack back as it was.
   if (rest.length) onMark(rest, { mark: 'rejected' });
-  onMark([item.id], { mark: 'picked' });
+  onMark([item.id], { mark: 'picked' }, { join: rest.length > 0 });
   return rest.length;
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keyHandler, LIBRARY_SCREEN_SHORTCUTS } from '../shell/shortcuts';
 import type { MarkFn } from './library-hooks';
-import { takeRedo, takeUndo, undoWrites } from './library-mark-history';
+import { stepSize, takeRedo, takeUndo, undoWrites } from './library-mark-history';
 import { useLibraryPrefs } from './library-prefs';
 
 const inTextField = (target: EventTarget | null) =>
@@ -29,14 +29,14 @@ export function useLibraryScreenKeys(mark: MarkFn, onMessage: (message: string) 
         if (!step) return;
         const { mark, onMessage, t } = latest.current;
         for (const write of undoWrites(step)) mark(write.ids, write.change, { record: false });
-        onMessage(t('library.undone', { count: step.before.length }));
+        onMessage(t('library.undone', { count: stepSize(step) }));
       },
       redoMark: () => {
         const step = takeRedo();
         if (!step) return;
         const { mark, onMessage, t } = latest.current;
-        mark(step.ids, step.after, { record: false });
-        onMessage(t('library.redone', { count: step.ids.length }));
+        for (const write of step.writes) mark(write.ids, write.after, { record: false });
+        onMessage(t('library.redone', { count: stepSize(step) }));
       },
     });
     const onKeyDown = (e: KeyboardEvent) => {

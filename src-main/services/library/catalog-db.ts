@@ -9,7 +9,7 @@ export const CATALOG_DIR = '.catalog';
 export const CATALOG_FILE = 'library.sqlite';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 -- One row a batch folder: what the filters list (batches, models) comes from here, not from
@@ -46,9 +46,13 @@ create table if not exists images (
   -- in: its first image's id and its size (null for an image alone, or not hashed yet).
   phash text,
   stack_leader text,
-  stack_size integer
+  stack_size integer,
+  -- The same at the "similar" level (a looser threshold): a group holds whole stacks.
+  similar_leader text,
+  similar_size integer
 );
 create index if not exists images_stack on images(stack_leader) where stack_leader is not null;
+create index if not exists images_similar on images(similar_leader) where similar_leader is not null;
 create index if not exists images_unhashed on images(rowid) where phash is null;
 -- The same row (custom_id) of one run on every model, for "Compare across models".
 create index if not exists images_run on images(run_id, custom_id) where run_id is not null;

@@ -1,4 +1,4 @@
-import { stackLeaders } from '../../../src-shared/image-stacks';
+import { STACK_THRESHOLDS, stackLeaders } from '../../../src-shared/image-stacks';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -262,7 +262,7 @@ function writeFolder(
 /**
  * The near-duplicate stacks of a folder's scopes again: its batch, and the run its batch was one
  * model of (a run's models make near-identical pictures of the same rows too). Within a scope,
- * images within the threshold group transitively (src-shared/image-stacks.ts).
+ * images within a level's threshold group transitively (src-shared/image-stacks.ts), at both levels.
  */
 function restack(db: CatalogDb, folder: string): void {
   const scopes = db
@@ -274,15 +274,25 @@ function restack(db: CatalogDb, folder: string): void {
       .prepare(`select id, phash from images where ${sql} order by created_at, folder, ord`)
       .raw()
       .all(key) as [string, string | null][];
-  const set = db.prepare('update images set stack_leader = ?, stack_size = ? where id = ?');
+  const set = db.prepare(
+    'update images set stack_leader = ?, stack_size = ?, similar_leader = ?, similar_size = ? where id = ?',
+  );
   for (const [batchId, runId] of scopes) {
     const members = runId ? rows('run_id = ?', runId) : rows('batch_id = ?', batchId);
-    const leaders = stackLeaders(members.map(([id, hash]) => ({ id, hash, scope: runId ?? batchId })));
-    const sizes = new Map<string, number>();
-    for (const leader of leaders.values()) sizes.set(leader, (sizes.get(leader) ?? 0) + 1);
-    for (const [id, leader] of leaders) {
-      const size = sizes.get(leader)!;
-      set.run(size > 1 ? leader : null, size > 1 ? size : null, id);
-    }
+    const images = members.map(([id, hash]) => ({ id, hash, scope: runId ?? batchId }));
+    const near = stackSizes(stackLeaders(images, STACK_THRESHOLDS.near));
+    const similar = stackSizes(stackLeaders(images, STACK_THRESHOLDS.similar));
+    for (const { id } of images) set.run(...near(id), ...similar(id), id);
   }
+}
+
+/** Per image, its stack's leader and size, or two nulls for an image alone. */
+function stackSizes(leaders: Map<string, string>): (id: string) => [string | null, number | null] {
+  const sizes = new Map<string, number>();
+  for (const leader of leaders.values()) sizes.set(leader, (sizes.get(leader) ?? 0) + 1);
+  return (id) => {
+    const leader = leaders.get(id)!;
+    const size = sizes.get(leader)!;
+    return size > 1 ? [leader, size] : [null, null];
+  };
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { StackLevel } from '../../../src-shared/image-stacks';
 import type {
   LibraryDetail,
   LibraryIdsQuery,
@@ -30,7 +31,7 @@ const ORDER: Record<Filter['sort'], string> = {
 };
 
 const COLUMNS =
-  'id, batch_id, task_name, model, custom_id, prompt, created_at, mime, bytes, mark, stars, folder, file, row_index, stack_leader, stack_size';
+  'id, batch_id, task_name, model, custom_id, prompt, created_at, mime, bytes, mark, stars, folder, file, row_index, stack_leader, stack_size, similar_leader, similar_size';
 
 export interface Row {
   id: string;
@@ -49,22 +50,33 @@ export interface Row {
   row_index: number | null;
   stack_leader: string | null;
   stack_size: number | null;
+  similar_leader: string | null;
+  similar_size: number | null;
 }
 
-const image = (r: Row): LibraryImage => ({
-  id: r.id,
-  batchId: r.batch_id,
-  taskName: r.task_name,
-  model: r.model,
-  customId: r.custom_id,
-  prompt: r.prompt,
-  createdAt: r.created_at,
-  mime: r.mime,
-  bytes: r.bytes,
-  mark: r.mark,
-  stars: r.stars,
-  ...(r.stack_leader && r.stack_size ? { stack: { leader: r.stack_leader, size: r.stack_size } } : {}),
-});
+/** A row as the studio shows it, with its stack at the level the list asked for. */
+const imageAt =
+  (level: StackLevel = 'near') =>
+  (r: Row): LibraryImage => {
+    const [leader, size] =
+      level === 'similar' ? [r.similar_leader, r.similar_size] : [r.stack_leader, r.stack_size];
+    return {
+      id: r.id,
+      batchId: r.batch_id,
+      taskName: r.task_name,
+      model: r.model,
+      customId: r.custom_id,
+      prompt: r.prompt,
+      createdAt: r.created_at,
+      mime: r.mime,
+      bytes: r.bytes,
+      mark: r.mark,
+      stars: r.stars,
+      ...(leader && size ? { stack: { leader, size, level } } : {}),
+    };
+  };
+
+const image = imageAt('near');
 
 /** The filters as one SQL condition; the search words go through the two full-text indexes. */
 function where(f: Filter): {
@@ -90,8 +102,9 @@ function where(f: Filter): {
   else if (f.review !== 'any') add('mark = ?', f.review);
   if (f.minStars > 0) add('stars >= ?', f.minStars);
   // One per stack: an image alone, or the first of its stack.
-  if (f.stacks === 'one') add('(stack_leader is null or stack_leader = id)');
-  if (f.stackOf) add('stack_leader = ?', f.stackOf);
+  const leader = f.stackLevel === 'similar' ? 'similar_leader' : 'stack_leader';
+  if (f.stacks === 'one') add(`(${leader} is null or ${leader} = id)`);
+  if (f.stackOf) add(`${leader} = ?`, f.stackOf);
   return {
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,
@@ -165,7 +178,7 @@ export class CatalogReading {
       const rows = db
         .prepare(`select ${COLUMNS} from images ${walk} ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
         .all(...w.params, q.limit, q.offset) as Row[];
-      return { total, offset: q.offset, items: rows.map(image) };
+      return { total, offset: q.offset, items: rows.map(imageAt(q.stackLevel)) };
     });
   }
 
