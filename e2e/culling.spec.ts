@@ -206,3 +206,59 @@ test('similar outputs group at the looser level only, and open as one group', as
   await expect(page.getByTestId('library-stack-open')).toContainText('A group of 4 similar images');
   await expect(page.getByTestId('library-count')).toContainText('4 of 6');
 });
+
+test('the survey shows a prompt’s variants or the selection side by side, to choose one in one step', async ({
+  page,
+  studio,
+}) => {
+  await batchInLibrary(studio, 'survey', 'Teapot takes', [
+    ...Array.from({ length: 4 }, () => 'A blue teapot on a wooden table'),
+    'A copper kettle',
+    'A paper lantern',
+  ]);
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByTestId('library-count')).toContainText('6 of 6');
+  // One image focused: N brings every image of its prompt.
+  await page.getByTestId('library-cell').filter({ hasText: 'A blue teapot' }).first().click();
+  await page.keyboard.press('n');
+  const takes = page.getByTestId('survey-take');
+  await expect(takes).toHaveCount(4);
+  await expect(page.getByTestId('survey')).toContainText('Survey: 4 images');
+  // Side by side: all four in the window at once, none cut off.
+  const boxes = await takes.evaluateAll((els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+    }),
+  );
+  expect(boxes).toEqual([true, true, true, true]);
+  await screenshotBothThemes(page, 'library-survey');
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.getByTestId('survey')).toContainText('并排挑选');
+  await screenshot(page, 'library-survey-zh-CN');
+  await page.getByTestId('language-select').selectOption('en');
+
+  // Narrow the choice: take one out (unmarked), then choose the focused one.
+  await page.keyboard.press('Delete');
+  await expect(takes).toHaveCount(3);
+  await page.keyboard.press('ArrowRight');
+  const chosen = await takes.nth(1).getAttribute('data-id');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('survey')).toHaveCount(0);
+  await expect(page.getByTestId('library-message')).toContainText('rejected 2 others');
+  await expect.poll(async () => (await marks(studio)).get(chosen!)).toBe('picked');
+  await expect
+    .poll(async () => [...(await marks(studio)).values()].filter((m) => m === 'rejected').length)
+    .toBe(2);
+  // One choice, one undo step.
+  await page.getByTestId('library-gallery').focus();
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => [...(await marks(studio)).values()].filter((m) => m !== null).length).toBe(0);
+
+  // A selection is surveyed as it is.
+  await page.keyboard.press('Control+a');
+  await page.getByTestId('library-survey').click();
+  await expect(takes).toHaveCount(6);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('survey')).toHaveCount(0);
+});

@@ -54,6 +54,8 @@ export const libraryFilterSchema = z
      * default) or the looser "similar" (src-shared/image-stacks.ts).
      */
     stackLevel: z.enum(['near', 'similar']).optional(),
+    /** Every image made from the same prompt as this one (by id): its variants, for the survey. */
+    promptOf: z.string().optional(),
   })
   .strict();
 export type LibraryFilter = z.input<typeof libraryFilterSchema>;

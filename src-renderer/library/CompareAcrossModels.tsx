@@ -8,6 +8,7 @@ import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
 import { Modal } from '../shell/Modal';
 import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
+import type { MarkFn } from './library-hooks';
 import type { MarkPatch } from './library-windows';
 import { StarRating } from './StarRating';
 import './compare-across.css';
@@ -38,7 +39,7 @@ export function CompareAcrossButton({ id }: { id: string }) {
 }
 
 /** Where the view is drawn when open: once, on the Library screen. */
-export function CompareAcrossModelsHost({ onMark }: { onMark(ids: string[], change: MarkPatch): void }) {
+export function CompareAcrossModelsHost({ onMark }: { onMark: MarkFn }) {
   const openFor = useAcrossModels((s) => s.openFor);
   if (!openFor) return null;
   return (
@@ -55,15 +56,7 @@ export function CompareAcrossModelsHost({ onMark }: { onMark(ids: string[], chan
  * work on the focused one (arrows move); picking one marks the others as alternatives, in two
  * writes: one for the pick, one for the rest.
  */
-function CompareAcrossModels({
-  id,
-  onMark,
-  onClose,
-}: {
-  id: string;
-  onMark(ids: string[], change: MarkPatch): void;
-  onClose(): void;
-}) {
+function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: MarkFn; onClose(): void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   // Asked again on opening: a mark made in the gallery since shows here.
@@ -77,19 +70,21 @@ function CompareAcrossModels({
   const at = Math.min(focus ?? start, Math.max(0, items.length - 1));
   const focused = items[at];
 
-  const mark = (ids: string[], change: MarkPatch) => {
+  const mark = (ids: string[], change: MarkPatch, join = false) => {
     if (!ids.length) return;
     // Shown at once, as the gallery does, in every cached comparison holding these images.
     client.setQueriesData<LibraryImage[]>({ queryKey: ['library.acrossModels'] }, (list) =>
       list?.map((item) => (ids.includes(item.id) ? { ...item, ...change } : item)),
     );
-    onMark(ids, change);
+    onMark(ids, change, { join });
   };
+  // One decision, one undo step.
   const pick = (item: LibraryImage) => {
     mark([item.id], { mark: 'picked' });
     mark(
       items.filter((i) => i.id !== item.id).map((i) => i.id),
       { mark: 'alternative' },
+      true,
     );
   };
 

@@ -25,6 +25,7 @@ import { keepBest, stackFilter } from './library-stacks';
 import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from './ReferenceTargetDialog';
+import { SurveyHost } from './SurveyView';
 import { useReuse } from './use-reuse';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets, useSelection } from './library-selection';
@@ -282,6 +283,7 @@ export function LibraryScreen() {
       )}
       {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
       <CompareAcrossModelsHost onMark={mark} />
+      <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
     </section>
   );
 }

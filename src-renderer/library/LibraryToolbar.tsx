@@ -15,6 +15,7 @@ import { useLibraryItem } from './library-hooks';
 import { selectionTargets, useSelection } from './library-selection';
 import { marksWritten, type MarkPatch } from './library-windows';
 import { StarRating } from './StarRating';
+import { openSurvey } from './library-survey';
 
 /** Exports and knowledge-base pushes take at most this many images a call (the contract's limit). */
 const ACTION_MAX = 20_000;
@@ -196,6 +197,15 @@ export function LibraryToolbar(props: ToolbarProps) {
         data-testid="library-compare"
       >
         {t('library.compare')}
+      </button>
+      <button
+        type="button"
+        onClick={() => openSurvey(targets())}
+        disabled={none}
+        title={t('library.surveyHint')}
+        data-testid="library-survey"
+      >
+        {t('library.survey')} (N)
       </button>
       <button
         type="button"

@@ -1,3 +1,4 @@
+import { openSurvey } from './library-survey';
 import { useCallback, useRef } from 'react';
 import type { StudioError } from '../../src-shared/studio-error';
 import { GALLERY_SHORTCUTS, keyHandler } from '../shell/shortcuts';
@@ -74,6 +75,7 @@ export function useGalleryInput(input: GalleryInput) {
       addToBoard: () => onAddToBoard(),
       keepBest: () => onStack('keepBest', useSelection.getState().focus),
       openStack: () => onStack('open', useSelection.getState().focus),
+      survey: () => openSurvey(targets()),
     })(e);
   };
 

@@ -81,6 +81,7 @@ export const GALLERY_SHORTCUTS = group('gallery', [
   { id: 'addToBoard', keys: ['b'] },
   { id: 'keepBest', keys: ['k'] },
   { id: 'openStack', keys: ['s'] },
+  { id: 'survey', keys: ['n'] },
 ]);
 
 /** The Library screen, wherever the focus is but a text field: sizes, and undo of marks. */
@@ -104,6 +105,17 @@ export const LIGHTBOX_SHORTCUTS = group('lightbox', [
   { id: 'zoomOut', keys: ['-'] },
 ]);
 
+/** The survey: the images side by side, one of them focused. */
+export const SURVEY_SHORTCUTS = group('survey', [
+  { id: 'surveyMove', keys: ['arrowleft', 'arrowright', 'arrowup', 'arrowdown'] },
+  { id: 'pick', keys: ['p'] },
+  { id: 'reject', keys: ['x'] },
+  { id: 'unmark', keys: ['u'] },
+  { id: 'stars', keys: STARS, label: '0–5' },
+  { id: 'surveyChoose', keys: ['enter', 'k'], label: 'Enter / K' },
+  { id: 'surveyDrop', keys: ['delete', 'backspace'] },
+]);
+
 export const REALTIME_PROMPT_SHORTCUTS = group('realtimePrompt', [{ id: 'generate', keys: ['mod+enter'] }]);
 
 export const KB_SEARCH_SHORTCUTS = group('kbSearch', [{ id: 'search', keys: ['enter'] }]);
@@ -112,7 +124,14 @@ export const KB_SEARCH_SHORTCUTS = group('kbSearch', [{ id: 'search', keys: ['en
 export const SCREEN_SHORTCUTS: Record<Screen, readonly ShortcutGroup[]> = {
   compose: [GLOBAL_SHORTCUTS, COMPOSE_SCREEN_SHORTCUTS, PROMPT_GRID_SHORTCUTS, DIALOG_KEYS],
   batches: [GLOBAL_SHORTCUTS, DIALOG_KEYS],
-  library: [GLOBAL_SHORTCUTS, LIBRARY_SCREEN_SHORTCUTS, GALLERY_SHORTCUTS, LIGHTBOX_SHORTCUTS, DIALOG_KEYS],
+  library: [
+    GLOBAL_SHORTCUTS,
+    LIBRARY_SCREEN_SHORTCUTS,
+    GALLERY_SHORTCUTS,
+    LIGHTBOX_SHORTCUTS,
+    SURVEY_SHORTCUTS,
+    DIALOG_KEYS,
+  ],
   realtime: [GLOBAL_SHORTCUTS, REALTIME_PROMPT_SHORTCUTS, DIALOG_KEYS],
   kb: [GLOBAL_SHORTCUTS, KB_SEARCH_SHORTCUTS, DIALOG_KEYS],
   settings: [GLOBAL_SHORTCUTS, DIALOG_KEYS],

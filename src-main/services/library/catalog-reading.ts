@@ -105,6 +105,8 @@ function where(f: Filter): {
   const leader = f.stackLevel === 'similar' ? 'similar_leader' : 'stack_leader';
   if (f.stacks === 'one') add(`(${leader} is null or ${leader} = id)`);
   if (f.stackOf) add(`${leader} = ?`, f.stackOf);
+  // The prompt index is case-blind, so the same words count as the same prompt.
+  if (f.promptOf) add('prompt collate nocase = (select prompt from images where id = ?)', f.promptOf);
   return {
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,
