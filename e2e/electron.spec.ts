@@ -240,6 +240,23 @@ test('a ZIP export goes through the save dialog and is written by main', async (
     await expect.poll(() => existsSync(target)).toBe(true);
     expect(execFileSync('unzip', ['-t', target]).toString()).toContain('No errors detected');
     expect(execFileSync('unzip', ['-l', target]).toString()).toContain('manifest.json');
+
+    // A right click on an image opens the OS's own menu, here stubbed to choose "Reject".
+    await app.evaluate(({ Menu }) => {
+      const seen = globalThis as unknown as { menuLabels?: string[] };
+      Menu.prototype.popup = function (this: Electron.Menu, options?: Electron.PopupOptions) {
+        seen.menuLabels = this.items.map((i) => i.label);
+        this.items.find((i) => i.label.startsWith('Reject'))?.click();
+        options?.callback?.();
+      };
+    });
+    await win.keyboard.press('Escape');
+    await win.getByTestId('library-cell').first().click({ button: 'right' });
+    await expect
+      .poll(() => app.evaluate(() => (globalThis as unknown as { menuLabels?: string[] }).menuLabels))
+      .toContain('Reject (X)');
+    await expect(win.getByTestId('library-context-menu')).toHaveCount(0);
+    await expect(win.getByTestId('library-cell').first()).toContainText('Rejected');
   } finally {
     await app.close();
   }

@@ -37,6 +37,22 @@ import {
 } from './spending-view';
 
 const none = z.object({}).strict();
+
+export const contextMenuSchema = z
+  .object({
+    items: z
+      .array(
+        z
+          .object({ id: z.string().min(1).max(80), label: z.string().min(1).max(200), enabled: z.boolean() })
+          .strict(),
+      )
+      .min(1)
+      .max(40),
+    x: z.number().int().min(0).max(100_000),
+    y: z.number().int().min(0).max(100_000),
+  })
+  .strict();
+export type ContextMenuRequest = z.infer<typeof contextMenuSchema>;
 const byId = z.object({ id: z.string().min(1) }).strict();
 const submitResultSchema = z.object({ submission: submissionViewSchema, batch: batchViewSchema.optional() });
 
@@ -78,6 +94,14 @@ export const studioMethods = {
   'dialog.pickFolder': {
     input: z.object({ title: z.string().max(200).optional() }).strict(),
     output: z.string().nullable(),
+  },
+  /**
+   * Desktop: the right-click menu as the OS draws it, at a point of the window; answers the item
+   * chosen (null when dismissed). Browser mode answers `native: false`, and the page draws its own.
+   */
+  'dialog.contextMenu': {
+    input: contextMenuSchema,
+    output: z.object({ native: z.boolean(), chosen: z.string().nullable() }),
   },
   /** Opens an http(s) link in the system browser, after an allow-list check. */
   'shell.openExternal': { input: z.object({ url: z.string().url() }).strict(), output: z.boolean() },

@@ -1,4 +1,5 @@
 import { app, BrowserWindow, dialog, ipcMain, nativeTheme, shell } from 'electron';
+import { showContextMenu } from './context-menu';
 import Store from 'electron-store';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +132,7 @@ async function start(): Promise<void> {
       return result.canceled || !result.filePath ? null : result.filePath;
     },
     openExternal: (url) => shell.openExternal(url),
+    showContextMenu: (menu) => showContextMenu(mainWindow, menu),
     openPath: async (path) => {
       const error = await shell.openPath(path);
       if (error) throw new Error(error);

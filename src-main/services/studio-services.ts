@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
-import type { AppInfo } from '../../src-shared/studio-api';
+import type { AppInfo, ContextMenuRequest } from '../../src-shared/studio-api';
 import type { StudioErrorView } from '../../src-shared/studio-error';
 import { Batches } from './batches/batches';
 import type { Clock } from './batches/batch-poller';
@@ -55,6 +55,8 @@ export interface StudioServicesOptions {
   /** Desktop: the native save dialog; null when dismissed. Browser mode downloads instead. */
   pickSavePath?: (defaultName: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
+  /** Desktop: a native right-click menu; the id chosen, or null. */
+  showContextMenu?: (menu: ContextMenuRequest) => Promise<string | null>;
   /** Desktop: shows a folder in the file manager. */
   openPath?: (path: string) => Promise<void>;
   /** Test and benchmark settings of the built-in sandbox (faults, item failure rate). */
@@ -195,6 +197,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       batches,
       pickFolder: options.pickFolder,
       openExternal: options.openExternal,
+      showContextMenu: options.showContextMenu,
     }),
     ...batchHandlers({ batches, sends, references, profiles, openPath: options.openPath }),
     ...kbHandlers({ profiles, pushes: kbPushes, searches: kbSearches, library }),

@@ -5,7 +5,8 @@ import type { ContactSheetOptions, LibraryFilter } from '../../src-shared/librar
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation } from '../app/studio-queries';
 import { askForText } from '../shell/confirm-store';
-import { ActionMenu, MenuButton, type MenuItem } from '../shell/ActionMenu';
+import { MenuButton, type MenuItem } from '../shell/ActionMenu';
+import { ContextMenu } from '../shell/ContextMenu';
 import { CompareAcrossButton } from './CompareAcrossModels';
 import { useLibraryContextMenu } from './library-context-menu';
 import { ContactSheetDialog } from './ContactSheetDialog';
@@ -169,6 +170,7 @@ export function LibraryToolbar(props: ToolbarProps) {
       onSelect: () => onMark(targets(), { mark: null, stars: 0 }),
     },
     { id: 'board', label: `${t('boards.addTo')} (B)`, onSelect: () => onAddToBoard(targets()) },
+    { id: 'survey', label: `${t('library.survey')} (N)`, onSelect: () => openSurvey(targets()) },
     ...more.map((item) => ({ ...item, testId: item.testId && `${item.testId}-context` })),
   ];
   const menuAt = useLibraryContextMenu((s) => s.at);
@@ -218,7 +220,8 @@ export function LibraryToolbar(props: ToolbarProps) {
       {single && <CompareAcrossButton id={single.id} />}
       <MenuButton label={t('library.more')} items={more} testId="library-more" />
       {menuAt && (
-        <ActionMenu
+        <ContextMenu
+          key={`${menuAt.x},${menuAt.y}`}
           items={context}
           at={menuAt}
           label={t('library.imageMenu')}

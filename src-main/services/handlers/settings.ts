@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../../src-shared/studio-api';
+import type { AppInfo, ContextMenuRequest } from '../../../src-shared/studio-api';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { Batches } from '../batches/batches';
 import { checkProfile, type ConnectionMonitor } from '../connection/connection-monitor';
@@ -18,6 +18,7 @@ export interface SettingsHandlerDeps {
   /** Desktop hosts bring native dialogs and the system browser; browser mode has neither. */
   pickFolder?: (title?: string) => Promise<string | null>;
   openExternal?: (url: string) => Promise<void>;
+  showContextMenu?: (menu: ContextMenuRequest) => Promise<string | null>;
 }
 
 /** The app itself: its settings, the gateway profiles and their connection, and the host's dialogs and links. */
@@ -55,6 +56,10 @@ export function settingsHandlers(
     'connection.status': () => connection.current(),
     'connection.check': () => connection.check(),
     'dialog.pickFolder': ({ title }) => (deps.pickFolder ? deps.pickFolder(title) : null),
+    'dialog.contextMenu': async (menu) =>
+      deps.showContextMenu
+        ? { native: true, chosen: await deps.showContextMenu(menu) }
+        : { native: false, chosen: null },
     'shell.openExternal': async ({ url }) => {
       // The profiles' own gateways are allowed too: their consoles and docs.
       const gateways = profiles.list().flatMap((p) => [p.baseUrl, p.kbBaseUrl]);
