@@ -116,6 +116,8 @@ test('Batches shows spending per day, in words and in a chart, in both languages
     .not.toBeNull();
 
   await nav(page, 'Batches').click();
+  // The list comes first: the chart is folded until asked for, one click away.
+  await page.getByTestId('spending-toggle').click();
   const spending = page.getByTestId('spending');
   await expect(spending.getByTestId('spending-chart')).toBeVisible();
   await expect(spending.getByTestId('spending-total')).toContainText('spent on 1 batch');

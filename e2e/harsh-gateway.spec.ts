@@ -256,9 +256,7 @@ test.describe('batches finishing together share the one download slot', () => {
     );
     const waiting = page.getByTestId('batch-download').filter({ hasText: 'Waiting for a download slot' });
     await expect(waiting.first()).toBeVisible({ timeout: 90_000 });
-    // The cards sit below the totals and the spending chart: the picture starts at the filters, so
-    // the waiting batch and the gone one are both in it.
-    await page.getByRole('search').evaluate((filters) => filters.scrollIntoView({ block: 'start' }));
+    // The list comes first on Batches: the waiting batch and the gone one are in view unscrolled.
     await expect(waiting.first()).toBeInViewport();
     await expect(page.getByTestId(`batch-${lost.batch.id}`)).toBeInViewport();
     await screenshot(page, 'batches-waiting-and-gone');

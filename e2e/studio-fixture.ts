@@ -199,6 +199,8 @@ export async function expectNoSeriousA11yIssues(page: Page): Promise<void> {
 export async function screenshotBothThemes(page: Page, name: string): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('theme-select').selectOption(theme);
+    // The choice is saved through main and applied when it comes back: wait for it, not a moment.
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
     await screenshot(page, `${name}-${theme}`);
   }
   await page.getByTestId('theme-select').selectOption('system');

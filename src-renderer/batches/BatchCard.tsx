@@ -32,6 +32,10 @@ export function BatchProgress({ batch }: { batch: BatchView }) {
   );
 }
 
+/**
+ * One batch as a dense row of the list (two short lines), so a dozen fit on a laptop screen: its name,
+ * live state and progress first, then the counts, costs and dates in small print.
+ */
 export function BatchCard({
   batch,
   onOpen,
@@ -48,14 +52,15 @@ export function BatchCard({
     hold: batch.holdAmount,
     actual: batch.actualCost,
   });
+  const name = batch.taskName || batch.id;
   return (
     <li
-      className={`card batch-card${child ? ' child' : ''}`}
+      className={`batch-card${child ? ' child' : ''}`}
       data-testid={`batch-${batch.id}`}
       data-status={batch.status}
     >
-      <div className="batch-head">
-        <h3>
+      <div className="batch-line">
+        <h3 className="batch-name" title={name}>
           <a
             href={`#/batches/${encodeURIComponent(batch.id)}`}
             onClick={(e) => {
@@ -63,14 +68,16 @@ export function BatchCard({
               onOpen();
             }}
           >
-            {child && <span className="badge">{t('batches.retryOf')}</span>} {batch.taskName || batch.id}
-            {/* In a run, the cards share the draft's name: the model tells them apart. */}
+            {child && <span className="badge">{t('batches.retryOf')}</span>} {name}
+            {/* In a run, the rows share the draft's name: the model tells them apart. */}
             {batch.runId && <span className="badge run-model-badge">{batch.model}</span>}
           </a>
         </h3>
-        <BatchStateLine batch={batch} statusTestId="batch-status" downloadTestId="batch-download" />
+        <span className="batch-state">
+          <BatchStateLine batch={batch} statusTestId="batch-status" downloadTestId="batch-download" />
+        </span>
+        <BatchProgress batch={batch} />
       </div>
-      <BatchProgress batch={batch} />
       <p className="batch-meta muted">
         <span>
           {t('batches.progress', {

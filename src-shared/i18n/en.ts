@@ -380,6 +380,10 @@ export const en = {
       'Why the hold is more than the estimate: the gateway holds a margin above the estimate when a batch is created, so it can always be paid. At settlement you pay only for the images made, and the rest of the hold goes back to your balance.',
     costsHelp:
       'Estimate: batches not cancelled or failed. Held: holds of batches still running. Actual: what settled batches were charged.',
+    costsExplain: 'What these figures mean',
+    chartShow: 'Show spending chart',
+    chartHide: 'Hide spending chart',
+    filtersLabel: 'Filter batches',
     downloadAgain: 'Download again',
     fetchMissing_one: 'Fetch {{count}} missing image',
     fetchMissing_other: 'Fetch {{count}} missing images',

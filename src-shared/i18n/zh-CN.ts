@@ -369,6 +369,10 @@ export const zhCN: Messages = {
     holdHelp:
       '为什么冻结金额高于预估：创建批次时网关会在预估之上多冻结一部分，以确保能够支付。结算时只按实际生成的图片收费，其余冻结金额退回余额。',
     costsHelp: '预估：未取消、未失败的批次。冻结：仍在运行的批次的冻结金额。实际：已结算批次的扣费。',
+    costsExplain: '这些数字的含义',
+    chartShow: '显示每日花费图',
+    chartHide: '隐藏每日花费图',
+    filtersLabel: '筛选批次',
     downloadAgain: '重新下载',
     fetchMissing_one: '补回缺少的 {{count}} 张图片',
     fetchMissing_other: '补回缺少的 {{count}} 张图片',

@@ -1,0 +1,86 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CostSummary } from '../../src-shared/batch-view';
+import { useBatchesPrefs } from './batches-prefs';
+import { useMoney } from './money';
+
+/**
+ * The profile's costs in one line, so the list starts high on the screen. What the figures mean waits
+ * behind `?`, and the spending chart behind a toggle whose state is remembered.
+ */
+export function CostsSummary({ costs }: { costs: CostSummary | undefined }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const money = useMoney();
+  const chartOpen = useBatchesPrefs((s) => s.chartOpen);
+  const toggleChart = useBatchesPrefs((s) => s.toggleChart);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const helpButton = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+
+  // A click anywhere else puts the explanation away, as a popover does.
+  useEffect(() => {
+    if (!helpOpen) return;
+    const away = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setHelpOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [helpOpen]);
+
+  return (
+    <div
+      className="costs-summary"
+      ref={root}
+      onKeyDown={(e) => {
+        // Escape closes the explanation here, not a dialog further up, and focus goes back to `?`.
+        if (e.key === 'Escape' && helpOpen) {
+          e.stopPropagation();
+          setHelpOpen(false);
+          helpButton.current?.focus();
+        }
+      }}
+    >
+      <p className="costs-line" data-testid="costs">
+        <strong>{t('batches.costsTitle')}:</strong>{' '}
+        {costs &&
+          t('batches.totalLine', {
+            count: costs.totals.batches,
+            ...money.line({
+              estimated: costs.totals.estimated,
+              held: costs.totals.held,
+              actual: costs.totals.actual,
+            }),
+          })}
+      </p>
+      <button
+        type="button"
+        ref={helpButton}
+        className="ghost small costs-help-toggle"
+        aria-label={t('batches.costsExplain')}
+        title={t('batches.costsExplain')}
+        aria-expanded={helpOpen}
+        aria-controls={`${id}-help`}
+        onClick={() => setHelpOpen((open) => !open)}
+        data-testid="costs-help-toggle"
+      >
+        ?
+      </button>
+      <button
+        type="button"
+        className="ghost small"
+        aria-expanded={chartOpen}
+        onClick={toggleChart}
+        data-testid="spending-toggle"
+      >
+        {chartOpen ? t('batches.chartHide') : t('batches.chartShow')}
+      </button>
+      {/* Laid over the list rather than pushing it down: it is read, then put away. */}
+      <div id={`${id}-help`} className="costs-help card" role="note" hidden={!helpOpen}>
+        <p className="small" data-testid="costs-help">
+          {t('batches.costsHelp')} {t('batches.holdHelp')}
+        </p>
+      </div>
+    </div>
+  );
+}
