@@ -1,4 +1,4 @@
-import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
 import { StudioError } from '../../../src-shared/studio-error';
@@ -14,7 +14,8 @@ import {
   type FolderContents,
 } from '../library/batch-folder';
 import { UniqueNames, safeName } from '../library/file-names';
-import { extractBatchZip, type IngestedImage } from '../library/zip-ingest';
+import type { IngestedImage } from '../library/zip-ingest';
+import { ingestBatchZip, type VerifiedImage } from '../library/zip-stream-ingest';
 import type { ReferenceStore } from '../references/reference-store';
 import { buildBatchFile } from './batch-file';
 import type { BatchStore } from './batch-store';
@@ -49,8 +50,8 @@ export type DownloadMode = 'replace' | 'missing';
 
 /**
  * Brings a completed batch's images into the library, each paid image exactly once: the ZIP is
- * streamed to a staging file, verified whole, extracted, and only then moved into the library in
- * one rename. When the ZIP is refused or keeps failing, the images come one by one instead
+ * verified and extracted into a staging folder as it streams in, checked whole against its central
+ * directory and manifest, and only then moved into the library in one rename. When the ZIP is refused or keeps failing, the images come one by one instead
  * (item-route.ts).
  */
 export class BatchDownloader {
@@ -112,52 +113,64 @@ export class BatchDownloader {
       let errors: { custom_id: string; code: string; message: string }[] = [];
       let source: 'zip' | 'items' = 'zip';
 
+      // Images a cut stream had verified, kept for the item route when the ZIP cannot be finished.
+      let cutImages: VerifiedImage[] = [];
       for (let attempt = 1; attempt <= ZIP_ATTEMPTS && !images; attempt++) {
         staging = await newStagingDir(root, batchId);
         const dir = staging;
         // Queued until the account's one download slot is ours: "waiting", not "downloading".
         batch = this.set(batch, { state: 'queued', attempts: batch.download.attempts + 1 });
+        const verified: VerifiedImage[] = [];
         try {
           const names = new UniqueNames();
-          const zipFile = join(dir, 'download.zip.part');
-          await this.deps.gate.run(
+          let total: number | undefined;
+          const imagesTotal = batch.remote.success_count;
+          // Verified and extracted as it arrives: no copy of the archive on disk, and a cut stream
+          // resumes from its last whole entry where the gateway honours Range.
+          const result = await this.deps.gate.run(
             account,
             () => {
               batch = this.set(batch, { state: 'downloading', source: 'zip' });
-              return client.downloadTo(client.zipPath(batchId), zipFile, (received, total) =>
-                this.deps.onProgress({ batchId, phase: 'downloading', received, total }),
-              );
+              return ingestBatchZip({
+                open: async (from) => {
+                  const stream = await client.zipStream(batchId, from);
+                  if (from === 0) total = stream?.total;
+                  return stream?.body;
+                },
+                targetDir: join(dir, 'images'),
+                expectedSuccessCount: imagesTotal,
+                nameFor: (customId, index, ext) =>
+                  names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
+                scrub: (text) => client.scrub(text),
+                verified,
+                onProgress: (received, done) =>
+                  this.deps.onProgress({
+                    batchId,
+                    phase: 'downloading',
+                    received,
+                    total,
+                    images: done,
+                    imagesTotal,
+                  }),
+              });
             },
             { speed: this.deps.speedFor(profileId) },
           );
-          await this.assertZip(zipFile);
           batch = this.set(batch, { state: 'verifying' });
-          const result = await extractBatchZip({
-            zipFile,
-            targetDir: join(dir, 'images'),
-            expectedSuccessCount: batch.remote.success_count,
-            nameFor: (customId, index, ext) =>
-              names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
-            scrub: (text) => client.scrub(text),
-            onImage: (done, total) =>
-              this.deps.onProgress({
-                batchId,
-                phase: 'verifying',
-                received: 0,
-                images: done,
-                imagesTotal: total,
-              }),
-          });
-          await rm(zipFile, { force: true });
           images = result.images.map((i) => ({ ...i, file: `images/${i.file}` }));
           errors = result.errors;
           await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(result.manifest, null, 2)}\n`);
           await writeFile(join(dir, 'errors.json'), `${JSON.stringify(result.errors, null, 2)}\n`);
         } catch (err) {
           zipError = StudioError.from(err);
+          if (this.final(zipError)) throw zipError;
+          if (verified.length) {
+            // Cut for good, with whole images in hand: the item route fetches only the rest.
+            cutImages = verified;
+            break;
+          }
           await rm(dir, { recursive: true, force: true });
           staging = undefined;
-          if (this.final(zipError)) throw zipError;
         }
       }
 
@@ -166,9 +179,17 @@ export class BatchDownloader {
         source = 'items';
         // The fallback downloads: it must not keep reading "verifying" from the ZIP that failed.
         batch = this.set(batch, { state: 'downloading', source: 'items' });
-        staging = await newStagingDir(root, batchId);
+        staging ??= await newStagingDir(root, batchId);
+        const into = staging;
         items = await withRequestRetries(this.deps.speedFor(profileId), () => client.items(batchId, 'all'));
-        ({ images, errors } = await this.itemRoute.downloadItems(batch, client, account, staging, items));
+        ({ images, errors } = await this.itemRoute.downloadItems(
+          batch,
+          client,
+          account,
+          into,
+          items,
+          cutImages,
+        ));
       }
       if (!draft && !items)
         items = await client.items(batchId, 'all').catch((err: unknown) => {
@@ -230,30 +251,6 @@ export class BatchDownloader {
     return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(
       error.code,
     );
-  }
-
-  /** A JSON error sent with a ZIP content type is caught here, before any parsing. */
-  private async assertZip(file: string): Promise<void> {
-    const handle = await open(file, 'r');
-    try {
-      const head = Buffer.alloc(4);
-      await handle.read(head, 0, 4, 0);
-      if (head.readUInt32LE(0) !== 0x04034b50) {
-        const text = (
-          await readFile(file, 'utf8').catch((err: unknown) => {
-            logCaught('non-ZIP download read', err);
-            return '';
-          })
-        ).slice(0, 300);
-        throw new StudioError({
-          code: 'STUDIO_ZIP_REJECTED',
-          message: `The download is not a ZIP archive: ${text}`,
-          retryable: true,
-        });
-      }
-    } finally {
-      await handle.close();
-    }
   }
 
   /**

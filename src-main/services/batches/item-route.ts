@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
@@ -7,6 +7,7 @@ import type { BatchClient } from '../gateway/batch-client';
 import type { WireItem } from '../gateway/batch-wire';
 import { EXTENSION_OF_MIME, UniqueNames, safeName, sniffImageType } from '../library/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
+import type { VerifiedImage } from '../library/zip-stream-ingest';
 import { retryPolicies, withRetry } from '../retry-policy';
 import type { DownloadGate } from './download-gate';
 import type { TrackedBatch } from './tracked-batch';
@@ -41,8 +42,12 @@ export class ItemRoute {
     account: string,
     staging: string,
     items: WireItem[],
+    kept: VerifiedImage[] = [],
   ): Promise<{ images: IngestedImage[]; errors: { custom_id: string; code: string; message: string }[] }> {
     const names = new UniqueNames();
+    // Images a cut ZIP stream had verified (CRC-32 and size) are kept, by the archive's layout
+    // (images/<custom_id>[_n].<ext>): only the rest are fetched.
+    const keptBy = new Map(kept.map((k) => [k.entryName.replace(/\.[^./]+$/, ''), k]));
     const successes = items.filter((i) => i.status === 'success');
     // Counted in images, like the running count: an item may carry several.
     const imagesTotal = successes.reduce((sum, item) => sum + Math.max(1, item.image_count), 0);
@@ -51,6 +56,22 @@ export class ItemRoute {
     for (const item of successes) {
       const count = Math.max(1, item.image_count);
       for (let index = 0; index < count; index++) {
+        const stem = index ? `${item.custom_id}_${index + 1}` : item.custom_id;
+        const reuse = keptBy.get(`images/${stem}`);
+        // Held to the fallback's own test, decoding whole: a ZIP's CRC only says the gateway's bytes came intact.
+        if (reuse && (await decodesWhole(await readFile(reuse.path)))) {
+          keptBy.delete(`images/${stem}`);
+          const name = names.take(safeName(stem), EXTENSION_OF_MIME[reuse.mime]!);
+          await rename(reuse.path, join(staging, 'images', name));
+          images.push({
+            customId: item.custom_id,
+            imageIndex: index,
+            file: `images/${name}`,
+            mime: reuse.mime,
+            bytes: reuse.bytes,
+          });
+          continue;
+        }
         const part = join(staging, `item-${images.length}.part`);
         const { data, mime } = await this.fetchImage(slot, client, account, item.custom_id, index, part);
         const name = names.take(
@@ -74,6 +95,8 @@ export class ItemRoute {
         });
       }
     }
+    // What the ZIP had beyond the items asked for is not the batch's: it does not stay.
+    for (const unused of keptBy.values()) await rm(unused.path, { force: true });
     const errors = items
       .filter((i) => i.status === 'failed')
       .map((i) => ({

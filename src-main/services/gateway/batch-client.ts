@@ -232,6 +232,37 @@ export class BatchClient {
     };
   }
 
+  /**
+   * The batch's ZIP as it arrives, from byte `from` on. From 0, any success; from later, only a
+   * 206 whose Content-Range starts at `from`, else undefined (the gateway does not resume, and the
+   * caller falls back). Errors while reading the body are the reader's to handle: a cut stream.
+   */
+  async zipStream(
+    id: string,
+    from: number,
+    signal?: AbortSignal,
+  ): Promise<{ body: AsyncIterable<Uint8Array>; total?: number } | undefined> {
+    const ex = await this.request(this.zipPath(id), {
+      timeoutMs: 10 * 60_000,
+      signal,
+      headers: { accept: '*/*', ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
+    });
+    const { response } = ex;
+    if (from > 0) {
+      const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+      if (response.status !== 206 || !response.body || !range || Number(range[1]) !== from) {
+        await response.body?.cancel().catch(() => undefined);
+        return undefined;
+      }
+      return { body: response.body as AsyncIterable<Uint8Array>, total: Number(range[3]) || undefined };
+    }
+    if (!response.ok || !response.body) throw await readError(ex);
+    return {
+      body: response.body as AsyncIterable<Uint8Array>,
+      total: Number(response.headers.get('content-length')) || undefined,
+    };
+  }
+
   zipPath(id: string): string {
     return `${BATCHES}/${seg(id)}/download`;
   }

@@ -1,0 +1,219 @@
+import { createInflateRaw, crc32 } from 'node:zlib';
+import { StudioError } from '../../../src-shared/studio-error';
+import { ByteSource, StreamCut } from './zip-byte-source';
+import { refuse, unreadable } from './zip-refusal';
+
+/** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
+export const STREAM_CHUNK = 256 * 1024;
+/** Compressed bytes given to inflate at a time: a bomb's output per step stays a few MB at most. */
+const INFLATE_STEP = 16 * 1024;
+
+const SIG_DESCRIPTOR = 0x08074b50;
+const SIG_LOCAL = 0x04034b50;
+const SIG_CENTRAL = 0x02014b50;
+
+/** What an entry's data turned out to be: its CRC-32 and sizes as read, not as announced. */
+export interface DataRead {
+  crc: number;
+  compressed: number;
+  size: number;
+}
+
+/** A stored entry whose size the local header gives. */
+export async function* storedData(src: ByteSource, size: number): AsyncGenerator<Buffer, DataRead> {
+  let crc = 0;
+  for (let left = size; left > 0;) {
+    const data = await src.chunk(Math.min(STREAM_CHUNK, left));
+    crc = crc32(data, crc);
+    left -= data.length;
+    yield data;
+  }
+  return { crc, compressed: size, size };
+}
+
+/**
+ * A deflated entry, inflated as it arrives. Its end is where its inflate stream ends (zlib stops
+ * taking input there), so a data descriptor after it needs no size; bytes past the end go back to
+ * the source. With `compressed` known, the stream must end exactly there. Output past `maxSize`
+ * stops it: a bomb or a lying header cannot balloon memory or disk.
+ */
+export async function* inflatedData(
+  src: ByteSource,
+  name: string,
+  maxSize: number,
+  compressed?: number,
+): AsyncGenerator<Buffer, DataRead> {
+  const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+  const out: Buffer[] = [];
+  let size = 0;
+  let crc = 0;
+  let failure: unknown;
+  let ended = false;
+  inflate.on('data', (data: Buffer) => {
+    size += data.length;
+    if (size > maxSize && failure === undefined) {
+      failure = refuse(`${name} unpacks past the ${maxSize} bytes it may have`);
+      inflate.destroy();
+    }
+    out.push(data);
+  });
+  inflate.on('end', () => (ended = true));
+  inflate.on('error', (err) => (failure ??= err));
+  const fed = (data: Buffer) =>
+    new Promise<void>((resolve) => {
+      if (inflate.destroyed) return resolve();
+      inflate.write(data, () => resolve());
+    });
+  let taken = 0;
+  try {
+    for (;;) {
+      const want = compressed === undefined ? INFLATE_STEP : Math.min(INFLATE_STEP, compressed - taken);
+      if (want === 0) break;
+      const input = await src.chunk(want);
+      const before = inflate.bytesWritten;
+      await fed(input);
+      if (failure !== undefined) break;
+      const used = inflate.bytesWritten - before;
+      taken += used;
+      for (const data of out.splice(0)) {
+        crc = crc32(data, crc);
+        yield data;
+      }
+      // zlib takes every byte it is given until its stream ends: fewer means it ended here.
+      if (used < input.length) {
+        src.unread(input.subarray(used));
+        break;
+      }
+    }
+    if (failure === undefined) {
+      inflate.end();
+      await new Promise<void>((resolve) => (ended ? resolve() : inflate.once('close', resolve)));
+      for (const data of out.splice(0)) {
+        crc = crc32(data, crc);
+        yield data;
+      }
+    }
+  } finally {
+    inflate.destroy();
+  }
+  if (failure instanceof StudioError || failure instanceof StreamCut) throw failure;
+  if (failure !== undefined || !ended)
+    throw unreadable('inflate', failure, `the file "${name}" inside it is damaged (it does not unpack)`);
+  if (compressed !== undefined && taken !== compressed)
+    throw refuse(`${name} ends after ${taken} of its ${compressed} compressed bytes`);
+  return { crc, compressed: taken, size };
+}
+
+/**
+ * A stored entry whose size only its data descriptor tells (bit 3): it ends where a descriptor
+ * matches the running CRC and byte count, with or without the descriptor's signature, in 32 or
+ * 64 bits, as libarchive and sunzip find it. A candidate is a "PK\x07\x08" (a signed descriptor)
+ * or a following header's "PK\x03\x04" / "PK\x01\x02" (an unsigned one just before it); anything
+ * else that looks like one is image data, and the CRC says so.
+ */
+export async function* storedUntilDescriptor(
+  src: ByteSource,
+  name: string,
+  maxSize: number,
+): AsyncGenerator<Buffer, DataRead> {
+  // A descriptor is at most 24 bytes and the signature after an unsigned one 4 more: that much
+  // stays back until the bytes after it have come.
+  const HOLD = 28;
+  let crc = 0;
+  let size = 0;
+  let tail = Buffer.alloc(0);
+  for (;;) {
+    let next: Buffer;
+    try {
+      next = await src.chunk(STREAM_CHUNK);
+    } catch (err) {
+      if (err instanceof StreamCut) src.unread(tail);
+      throw err;
+    }
+    const buf = tail.length ? Buffer.concat([tail, next]) : next;
+    const found = findDescriptor(buf, crc, size, buf.length - HOLD);
+    if (found) {
+      if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
+      const data = buf.subarray(0, found.at);
+      if (data.length) yield data;
+      src.unread(buf.subarray(found.at + found.length));
+      return { crc: found.crc, compressed: size + found.at, size: size + found.at };
+    }
+    const emit = Math.max(0, buf.length - HOLD);
+    if (emit > 0) {
+      const data = buf.subarray(0, emit);
+      crc = crc32(data, crc);
+      size += emit;
+      if (size > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
+      yield data;
+    }
+    // A copy: the held bytes must outlive the chunk they came in.
+    tail = Buffer.from(buf.subarray(emit));
+  }
+}
+
+/** The first place in `buf` (before `limit`) where a matching descriptor starts, if any. */
+function findDescriptor(
+  buf: Buffer,
+  crcBefore: number,
+  sizeBefore: number,
+  limit: number,
+): { at: number; length: number; crc: number } | undefined {
+  const starts: { at: number; signed: boolean }[] = [];
+  for (let i = buf.indexOf('PK'); i >= 0; i = buf.indexOf('PK', i + 1)) {
+    if (i + 4 > buf.length) break;
+    const sig = buf.readUInt32LE(i);
+    if (sig === SIG_DESCRIPTOR) starts.push({ at: i, signed: true });
+    else if (sig === SIG_LOCAL || sig === SIG_CENTRAL) {
+      starts.push({ at: i - 12, signed: false }, { at: i - 20, signed: false });
+    }
+  }
+  starts.sort((a, b) => a.at - b.at);
+  let crc = crcBefore;
+  let crcAt = 0;
+  for (const { at, signed } of starts) {
+    if (at < crcAt || at > limit) continue;
+    crc = crc32(buf.subarray(crcAt, at), crc);
+    crcAt = at;
+    const fields = at + (signed ? 4 : 0);
+    if (fields + 12 > buf.length || buf.readUInt32LE(fields) !== crc >>> 0) continue;
+    const size = sizeBefore + at;
+    const narrow = buf.readUInt32LE(fields + 4) === size && buf.readUInt32LE(fields + 8) === size;
+    const wide =
+      fields + 20 <= buf.length &&
+      buf.readBigUInt64LE(fields + 4) === BigInt(size) &&
+      buf.readBigUInt64LE(fields + 12) === BigInt(size);
+    // An unsigned descriptor is only one if a header follows it at once.
+    const headerAt = (end: number) =>
+      end + 4 <= buf.length && [SIG_LOCAL, SIG_CENTRAL].includes(buf.readUInt32LE(end));
+    const narrowEnd = fields + 12;
+    const wideEnd = fields + 20;
+    if (narrow && (signed || headerAt(narrowEnd))) return { at, length: narrowEnd - at, crc: crc >>> 0 };
+    if (wide && (signed || headerAt(wideEnd))) return { at, length: wideEnd - at, crc: crc >>> 0 };
+  }
+  return undefined;
+}
+
+/**
+ * The data descriptor after a deflated entry with bit 3: its CRC and sizes must be what was just
+ * read. Both forms (with and without the signature) and both widths are tried; the one that
+ * matches, and is followed by a header, is taken.
+ */
+export async function readDescriptor(src: ByteSource, name: string, read: DataRead): Promise<void> {
+  const head = await src.peek(28);
+  const signed = head.length >= 4 && head.readUInt32LE(0) === SIG_DESCRIPTOR;
+  const f = signed ? 4 : 0;
+  const header = (at: number) =>
+    at + 4 <= head.length && [SIG_LOCAL, SIG_CENTRAL].includes(head.readUInt32LE(at));
+  if (head.length >= f + 12 && head.readUInt32LE(f) === read.crc >>> 0) {
+    const narrow = head.readUInt32LE(f + 4) === read.compressed && head.readUInt32LE(f + 8) === read.size;
+    const wide =
+      head.length >= f + 20 &&
+      head.readBigUInt64LE(f + 4) === BigInt(read.compressed) &&
+      head.readBigUInt64LE(f + 12) === BigInt(read.size);
+    if (narrow && (signed || header(f + 12))) return void (await src.read(f + 12));
+    if (wide && (signed || header(f + 20))) return void (await src.read(f + 20));
+  }
+  if (head.length < f + 12) throw new StreamCut(src.offset + head.length);
+  throw refuse(`the data descriptor of ${name} does not match its data`);
+}
