@@ -96,6 +96,13 @@ export interface SandboxConfig {
   /** Deflate the entries of batch ZIPs, as zip tools do, instead of storing them. */
   deflateZips: boolean;
   /**
+   * Write batch ZIPs as streaming writers do (Go's archive/zip): each entry's CRC and sizes in a
+   * data descriptor after its data (bit 3), not in its local header.
+   */
+  zipDescriptors: boolean;
+  /** Honour `Range: bytes=N-` on batch ZIP downloads (206), so a cut download can resume. */
+  zipRanges: boolean;
+  /**
    * Extra bytes of noise carried inside each batch image (a private PNG chunk, JPEG APP15 segments,
    * a WebP chunk), so a benchmark can have 4K-sized downloads from quick 1K renders. 0: none.
    */
@@ -229,6 +236,8 @@ export function defaultConfig(): SandboxConfig {
     itemFailureRate: 0.08,
     echoKeyInErrors: false,
     deflateZips: false,
+    zipDescriptors: false,
+    zipRanges: false,
     imagePaddingBytes: 0,
   };
 }

@@ -60,10 +60,12 @@ export interface FaultSettings {
   slowMs: number;
   lateMs: number;
   seed: number;
+  /** Where a truncated download stops, as a share of its bytes. */
+  cutAt: number;
 }
 
 export function parseFaultSpec(spec: string | undefined): FaultSettings {
-  const settings: FaultSettings = { chances: {}, all: 0, slowMs: 3000, lateMs: 130_000, seed: 1 };
+  const settings: FaultSettings = { chances: {}, all: 0, slowMs: 3000, lateMs: 130_000, seed: 1, cutAt: 0.6 };
   if (!spec) return settings;
   for (const raw of spec.split(',')) {
     const part = raw.trim();
@@ -71,6 +73,12 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
     const [name, value] = part.split('=').map((s) => s.trim());
     if (!name || value === undefined || value === '')
       throw new Error(`fault "${part}" needs a value, as kind=0.1`);
+    if (name === 'cut_at') {
+      const share = Number(value);
+      if (!(share > 0 && share < 1)) throw new Error(`fault cut_at is a share between 0 and 1, got "${value}"`);
+      settings.cutAt = share;
+      continue;
+    }
     if (name === 'seed' || name === 'slow_ms' || name === 'late_ms') {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0)
@@ -82,7 +90,7 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
     }
     if (name !== 'all' && !KINDS.has(name)) {
       throw new Error(
-        `unknown fault kind "${name}"; known: all, ${[...KINDS].join(', ')}, seed, slow_ms, late_ms`,
+        `unknown fault kind "${name}"; known: all, ${[...KINDS].join(', ')}, seed, slow_ms, late_ms, cut_at`,
       );
     }
     if (value.startsWith('#')) {
@@ -136,11 +144,16 @@ export class FaultSwitch {
     return this.settings.lateMs;
   }
 
+  get cutAt(): number {
+    return this.settings.cutAt;
+  }
+
   describe(): {
     all: number;
     slowMs: number;
     lateMs: number;
     seed: number;
+    cutAt: number;
     chances: FaultSettings['chances'];
   } {
     return structuredClone(this.settings);

@@ -151,6 +151,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     slots,
     () => faults.slowMs,
     () => faults.lateMs,
+    () => faults.cutAt,
   );
   const realtimeRoutes = new RealtimeRoutes(config, store);
   const kbRoutes = new KbRoutes(config, store);

@@ -83,6 +83,7 @@ export class BatchRoutes {
     private slots: DownloadSlots,
     private slowMs: () => number,
     private lateMs: () => number = () => 0,
+    private cutAt: () => number = () => 0.6,
   ) {}
 
   async handle(ex: Exchange): Promise<void> {
@@ -501,21 +502,34 @@ export class BatchRoutes {
           message: t.error?.message ?? '',
         })),
         deflate: this.config.deflateZips,
+        descriptors: this.config.zipDescriptors,
+        // The batch's own time: the same archive, byte for byte, on every request, so a range of it
+        // fits the bytes an earlier request gave.
+        mtime: new Date(batch.createdAt * 1000),
       });
-      ex.res.writeHead(200, {
+      const from = this.config.zipRanges ? rangeStart(ex.req.headers.range, zip.length) : undefined;
+      const headers = {
         'content-type': 'application/zip',
         'content-disposition': `attachment; filename="${batch.id}.zip"`,
-      });
-      const done = await this.stream(ex, zip, ex.fault === 'truncate');
+        'accept-ranges': this.config.zipRanges ? 'bytes' : 'none',
+      };
+      if (from !== undefined) {
+        ex.res.writeHead(206, {
+          ...headers,
+          'content-range': `bytes ${from}-${zip.length - 1}/${zip.length}`,
+          'content-length': String(zip.length - from),
+        });
+      } else ex.res.writeHead(200, headers);
+      const done = await this.stream(ex, zip, ex.fault === 'truncate', from ?? 0);
       if (done) this.markDownloaded(batch);
     });
   }
 
   /** Writes in chunks with backpressure; a truncate fault ends the 200 response part-way. */
-  private async stream(ex: Exchange, data: Buffer, truncate: boolean): Promise<boolean> {
-    const end = truncate ? Math.floor(data.length * 0.6) : data.length;
+  private async stream(ex: Exchange, data: Buffer, truncate: boolean, from = 0): Promise<boolean> {
+    const end = truncate ? Math.max(from, Math.floor(data.length * this.cutAt())) : data.length;
     const chunk = 256 * 1024;
-    for (let at = 0; at < end; at += chunk) {
+    for (let at = from; at < end; at += chunk) {
       if (ex.res.destroyed) return false;
       const ok = ex.res.write(data.subarray(at, Math.min(end, at + chunk)));
       if (!ok) {
@@ -561,4 +575,12 @@ export class BatchRoutes {
     this.batches.deleteRecord(this.find(key, id));
     sendEmpty(ex, 204);
   }
+}
+
+/** The start of a `bytes=N-` range within the body, or undefined for none, or one not served. */
+function rangeStart(header: string | undefined, length: number): number | undefined {
+  const m = /^bytes=(\d+)-$/.exec(header ?? '');
+  if (!m) return undefined;
+  const from = Number(m[1]);
+  return from > 0 && from < length ? from : undefined;
 }

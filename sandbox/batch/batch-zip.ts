@@ -1,4 +1,4 @@
-import { zipSync, type Zippable } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough, zipSync, type Zippable } from 'fflate';
 
 export interface ZipImage {
   customId: string;
@@ -18,6 +18,10 @@ export interface ZipContents {
   errors: { custom_id: string; code: string; message: string }[];
   /** Deflate the images too, as general zip tools do; clients must then inflate what they read. */
   deflate?: boolean;
+  /** Sizes and CRCs in data descriptors after each entry (bit 3), as streaming zip writers emit. */
+  descriptors?: boolean;
+  /** The entries' time: fixed, so the same batch gives the same bytes on every request. */
+  mtime?: Date;
 }
 
 /** The results archive as deployed gateways lay it out: images/, manifest.json, errors.json. */
@@ -43,6 +47,29 @@ export function buildBatchZip(contents: ZipContents): Buffer {
   };
   files['manifest.json'] = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
   files['errors.json'] = new TextEncoder().encode(JSON.stringify(contents.errors, null, 2));
-  const zipped = zipSync(files, { level: 6, mtime: new Date() });
+  const mtime = contents.mtime ?? new Date();
+  if (contents.descriptors) return streamedZip(files, mtime);
+  const zipped = zipSync(files, { level: 6, mtime });
   return Buffer.from(zipped.buffer, zipped.byteOffset, zipped.byteLength);
+}
+
+/** The same entries written as a streaming writer does: local headers without sizes, then descriptors. */
+function streamedZip(files: Zippable, mtime: Date): Buffer {
+  const parts: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failure = err;
+    else parts.push(chunk);
+  });
+  for (const [name, value] of Object.entries(files)) {
+    const [data, options] = Array.isArray(value) ? value : [value as Uint8Array, {}];
+    const level = (options as { level?: number }).level ?? 6;
+    const entry = level === 0 ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+    entry.mtime = mtime;
+    zip.add(entry);
+    entry.push(data as Uint8Array, true);
+  }
+  zip.end();
+  if (failure) throw failure;
+  return Buffer.concat(parts);
 }
