@@ -1,7 +1,8 @@
-// One ingest, alone in its process, so its peak memory is its own: ZIP file to verified library
-// folder, every image fsynced as it is extracted, then every file and folder before it is published
-// (publishBatchFolder).
-import { mkdtempSync, rmSync } from 'node:fs';
+// One ingest, alone in its process, so its peak memory and disk are its own: the batch ZIP from a
+// local HTTP server to a verified library folder by the studio's real streaming ingest (each image
+// fsynced as it is extracted, resumed by Range where the stream is cut), then the publish
+// (publishBatchFolder: batch.json, every file and folder fsynced, the rename).
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,29 +12,47 @@ import {
   type BatchFile,
 } from '../src-main/services/library/batch-folder';
 import { UniqueNames, safeName } from '../src-main/services/library/file-names';
-import { extractBatchZip } from '../src-main/services/library/zip-ingest';
+import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
 
-const [zipFile, successCount] = [process.argv[2]!, Number(process.argv[3])];
+const [url, successCount, keep] = [process.argv[2]!, Number(process.argv[3]), process.argv[4]];
 // What node and tsx take before the ingest starts, to tell the ingest's own share of the peak.
 const startRssMb = process.memoryUsage().rss / 1024 / 1024;
-const library = mkdtempSync(join(tmpdir(), 'bench-library-'));
+const library = keep ?? mkdtempSync(join(tmpdir(), 'bench-library-'));
+// Disk the ingest holds, sampled (the bytes of every file under its library; the disk's free space
+// would count other programs too): with no copy of the archive, it should peak at the images.
+const heldBytes = (): number =>
+  readdirSync(library, { recursive: true, encoding: 'utf8' }).reduce((sum, p) => {
+    try {
+      const s = statSync(join(library, p));
+      return s.isFile() ? sum + s.size : sum;
+    } catch {
+      return sum; // renamed or removed between the listing and the stat
+    }
+  }, 0);
+let peakHeld = 0;
+const sampler = setInterval(() => (peakHeld = Math.max(peakHeld, heldBytes())), 50);
+let resumes = 0;
 const started = performance.now();
 const staging = await newStagingDir(library, 'imgbatch_bench');
 const names = new UniqueNames();
-const result = await extractBatchZip({
-  zipFile,
+const result = await ingestBatchZip({
+  open: async (from) => {
+    if (from > 0) resumes++;
+    const response = await fetch(url, { headers: from > 0 ? { range: `bytes=${from}-` } : {} });
+    if (from > 0 && response.status !== 206) return undefined;
+    return response.body as AsyncIterable<Uint8Array>;
+  },
   targetDir: join(staging, 'images'),
   expectedSuccessCount: successCount,
   nameFor: (id, index, ext) => names.take(safeName(index ? `${id}_${index + 1}` : id), ext),
 });
-// Verified, fsynced extraction, then the publish (batch.json, fsync of the tree, rename), timed apart.
 const extracted = (performance.now() - started) / 1000;
 const batch = {
   id: 'imgbatch_bench',
   task_name: 'bench',
   created_at: Math.floor(Date.now() / 1000),
 } as BatchFile['batch'];
-await publishBatchFolder(library, staging, batchFolderName(batch), {
+const folder = await publishBatchFolder(library, staging, batchFolderName(batch), {
   format: 'batch-image-studio.batch/1',
   batch,
   profile: { id: 'bench', name: 'bench' },
@@ -45,13 +64,18 @@ await publishBatchFolder(library, staging, batchFolderName(batch), {
   download: { source: 'zip', downloadedAt: new Date().toISOString() },
 });
 const wall = (performance.now() - started) / 1000;
-rmSync(library, { recursive: true, force: true });
+clearInterval(sampler);
+peakHeld = Math.max(peakHeld, heldBytes());
+if (!keep) rmSync(library, { recursive: true, force: true });
 process.stdout.write(
   JSON.stringify({
     wall_s: wall,
     extract_s: extracted,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     start_rss_mb: startRssMb,
+    peak_disk_bytes: peakHeld,
     images: result.images.length,
+    resumes,
+    folder: join(library, folder),
   }) + '\n',
 );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { Zip, ZipPassThrough } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import sharp from 'sharp';
 
 /** Bytes per image: 1024 × 1024 RGB noise, which PNG cannot shrink, as a photographic 1K image. */
@@ -11,13 +11,16 @@ const SIDE = 1024;
 /**
  * A batch ZIP the size users download: `count` 1K PNGs of about 3 MB each (random pixels, stored
  * with low compression, so about 600 MB for 200), laid out as the sandbox and deployed gateways do:
- * images/, manifest.json, errors.json, images stored. Written as a stream with fflate (local headers
+ * images/, manifest.json, errors.json, images stored (or deflated, with `deflate`). Written as a stream with fflate (local headers
  * with data descriptors, as streaming zip writers such as Go's archive/zip emit), so making it
  * never holds the archive in memory. Cached in bench/.cache.
  */
-export async function largeBatchZip(count = 200): Promise<{ file: string; successCount: number }> {
+export async function largeBatchZip(
+  count = 200,
+  deflate = false,
+): Promise<{ file: string; successCount: number }> {
   const dir = join(import.meta.dirname, '.cache');
-  const file = join(dir, `batch-${count}-1k-noise.zip`);
+  const file = join(dir, `batch-${count}-1k-noise${deflate ? '-deflated' : ''}.zip`);
   if (existsSync(file)) return { file, successCount: count };
   mkdirSync(dir, { recursive: true });
   const partial = `${file}.partial`;
@@ -29,7 +32,9 @@ export async function largeBatchZip(count = 200): Promise<{ file: string; succes
     else out.write(chunk);
   };
   const add = async (name: string, data: Uint8Array) => {
-    const entry = new ZipPassThrough(name);
+    // Deflated as general zip tools do to PNGs (level 1: they gain nothing, the reader must inflate).
+    const entry =
+      deflate && name.startsWith('images/') ? new ZipDeflate(name, { level: 1 }) : new ZipPassThrough(name);
     entry.mtime = new Date();
     zip.add(entry);
     entry.push(data, true);

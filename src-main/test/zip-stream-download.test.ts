@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, startServices, waitUntil } from './studio-fixture';
+
+// A batch ZIP from a gateway that writes it as a streaming writer does (data descriptors), cut off
+// half-way once: with Range honoured the download resumes where it broke; without, the images that
+// had arrived whole are kept and only the rest are fetched one by one. Either way the library gets
+// every image, byte for byte as the gateway has it.
+
+const realFetch = globalThis.fetch;
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+/** Every request the studio makes to the gateway, by method and path, with its Range header. */
+function recordRequests(): { path: string; range?: string }[] {
+  const seen: { path: string; range?: string }[] = [];
+  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const headers = new Headers(init?.headers);
+    seen.push({ path: url.pathname, range: headers.get('range') ?? undefined });
+    return realFetch(input, init);
+  }) as typeof fetch;
+  return seen;
+}
+
+async function cutDownload(zipRanges: boolean) {
+  const services = await startServices({ sandbox: { config: { zipDescriptors: true, zipRanges } } });
+  await call(services, 'settings.update', { autoDownload: false });
+  const prompts = Array.from({ length: 6 }, (_, i) => `a stoneware jug number ${i + 1}`);
+  const { batch } = await call(services, 'batches.submit', {
+    draft: {
+      id: `cut-${zipRanges}`,
+      name: 'Cut download',
+      model: 'imgvendor-3.1-flash-image',
+      items: prompts.map((prompt, i) => ({
+        customId: `jug-${i + 1}`,
+        prompt,
+        outputCount: 1,
+        referenceIds: [],
+      })),
+      sharedReferenceIds: [],
+      references: [],
+      responseMime: 'image/png',
+    },
+  });
+  await waitUntil(
+    () => call(services, 'batches.get', { id: batch.id }),
+    (b) => b.status === 'completed',
+    60_000,
+  );
+  services.sandbox.faults.set('truncate=#1,cut_at=0.5');
+  const requests = recordRequests();
+  await call(services, 'batches.download', { id: batch.id });
+  const done = await waitUntil(
+    () => call(services, 'batches.get', { id: batch.id }),
+    (b) => b.download.state === 'done' || b.download.state === 'failed',
+    60_000,
+  );
+  expect(done.download.state).toBe('done');
+  // Byte for byte what the gateway serves for each item.
+  const folder = join(services.settings.get().libraryDir, done.download.folder!);
+  const record = JSON.parse(readFileSync(join(folder, 'batch.json'), 'utf8'));
+  expect(record.images).toHaveLength(prompts.length);
+  for (const image of record.images) {
+    const served = await realFetch(
+      `${services.sandbox.url}/v1/images/batches/${batch.id}/items/${image.customId}/content`,
+      { headers: { authorization: 'Bearer sk-sandbox-alice' } },
+    );
+    expect(readFileSync(join(folder, image.file)).equals(Buffer.from(await served.arrayBuffer()))).toBe(true);
+  }
+  return { done, requests, images: prompts.length };
+}
+
+describe('a batch ZIP cut off half-way', () => {
+  it('resumes from its last whole entry where the gateway honours Range', async () => {
+    const { done, requests } = await cutDownload(true);
+    expect(done.download.source).toBe('zip');
+    const zip = requests.filter((r) => r.path.endsWith('/download'));
+    expect(zip).toHaveLength(2);
+    expect(zip[1]!.range).toMatch(/^bytes=[1-9]\d*-$/);
+    expect(requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
+  });
+
+  it('keeps the images that arrived whole, and fetches only the rest, where it does not', async () => {
+    const { done, requests, images } = await cutDownload(false);
+    expect(done.download.source).toBe('items');
+    const fetched = requests.filter((r) => r.path.endsWith('/content')).length;
+    expect(fetched).toBeGreaterThan(0);
+    expect(fetched).toBeLessThan(images);
+  });
+});
