@@ -17,6 +17,7 @@ import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
 const [url, successCount, keep] = [process.argv[2]!, Number(process.argv[3]), process.argv[4]];
 // What node and tsx take before the ingest starts, to tell the ingest's own share of the peak.
 const startRssMb = process.memoryUsage().rss / 1024 / 1024;
+const startCpuS = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
 const library = keep ?? mkdtempSync(join(tmpdir(), 'bench-library-'));
 // Disk the ingest holds, sampled (the bytes of every file under its library; the disk's free space
 // would count other programs too): with no copy of the archive, it should peak at the images.
@@ -72,6 +73,8 @@ process.stdout.write(
     wall_s: wall,
     extract_s: extracted,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    // CPU the ingest used (user and system, all threads): on a busy machine, what wall time hides.
+    cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - startCpuS,
     start_rss_mb: startRssMb,
     peak_disk_bytes: peakHeld,
     images: result.images.length,

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { deflateRawSync, crc32 } from 'node:zlib';
+import type { WriteStream } from 'node:fs';
+import { Zip, ZipPassThrough } from 'fflate';
 import sharp from 'sharp';
 
 /** Bytes per image: 1024 × 1024 RGB noise, which PNG cannot shrink, as a photographic 1K image. */
@@ -31,10 +33,14 @@ export async function largeBatchZip(
     if (err) failure = err;
     else out.write(chunk);
   };
+  const known = deflate ? new KnownSizeZip(out) : undefined;
   const add = async (name: string, data: Uint8Array) => {
-    // Deflated as general zip tools do to PNGs (level 1: they gain nothing, the reader must inflate).
-    const entry =
-      deflate && name.startsWith('images/') ? new ZipDeflate(name, { level: 1 }) : new ZipPassThrough(name);
+    if (known) {
+      known.add(name, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      if (out.writableNeedDrain) await once(out, 'drain');
+      return;
+    }
+    const entry = new ZipPassThrough(name);
     entry.mtime = new Date();
     zip.add(entry);
     entry.push(data, true);
@@ -60,11 +66,61 @@ export async function largeBatchZip(
   };
   await add('manifest.json', new TextEncoder().encode(JSON.stringify(manifest, null, 2)));
   await add('errors.json', new TextEncoder().encode('[]'));
-  zip.end();
+  if (known) known.end();
+  else zip.end();
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
   );
   if (failure) throw failure;
   renameSync(partial, file);
   return { file, successCount: count };
+}
+
+/**
+ * The deflated archive as general zip tools write it to a file they can seek in: each entry's CRC
+ * and sizes in its local header (no data descriptor), images deflated at level 1 (they gain nothing;
+ * the reader must inflate every byte all the same).
+ */
+class KnownSizeZip {
+  private offset = 0;
+  private central: Buffer[] = [];
+
+  constructor(private out: WriteStream) {}
+
+  add(name: string, data: Buffer): void {
+    const deflate = name.startsWith('images/');
+    const body = deflate ? deflateRawSync(data, { level: 1 }) : data;
+    const nameBytes = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(deflate ? 8 : 0, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    local.copy(central, 10, 8, 26);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(this.offset, 42);
+    this.central.push(central, nameBytes);
+    this.out.write(Buffer.concat([local, nameBytes]));
+    this.out.write(body);
+    this.offset += 30 + nameBytes.length + body.length;
+  }
+
+  end(): void {
+    const directory = Buffer.concat(this.central);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(this.central.length / 2, 8);
+    end.writeUInt16LE(this.central.length / 2, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(this.offset, 16);
+    this.out.write(directory);
+    this.out.write(end);
+  }
 }

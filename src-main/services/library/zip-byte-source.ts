@@ -92,6 +92,16 @@ export class ByteSource {
     return this.take(Math.min(max, this.queue[0]!.length));
   }
 
+  /**
+   * Up to `n` bytes, gathered from as many chunks as it takes (fewer only where the stream ends):
+   * fewer, larger pieces for work that costs per call (inflate on the thread pool).
+   */
+  async readUpTo(n: number): Promise<Buffer> {
+    while (this.queued < n) if (!(await this.pull())) break;
+    if (this.queued === 0) throw new StreamCut(this.offset);
+    return this.take(Math.min(n, this.queued));
+  }
+
   /** Gives back bytes read past the end of what the reader wanted. */
   unread(bytes: Buffer): void {
     if (!bytes.length) return;

@@ -5,8 +5,11 @@ import { refuse, unreadable } from './zip-refusal';
 
 /** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
 export const STREAM_CHUNK = 256 * 1024;
-/** Compressed bytes given to inflate at a time: a bomb's output per step stays a few MB at most. */
-const INFLATE_STEP = 16 * 1024;
+/**
+ * Compressed bytes given to inflate at a time. Its output is stopped past the entry's allowed size
+ * as it comes (the data handler), so a bomb holds at most that much, whatever the step.
+ */
+const INFLATE_STEP = 1024 * 1024;
 
 const SIG_DESCRIPTOR = 0x08074b50;
 const SIG_LOCAL = 0x04034b50;
@@ -43,7 +46,7 @@ export async function* inflatedData(
   maxSize: number,
   compressed?: number,
 ): AsyncGenerator<Buffer, DataRead> {
-  const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+  const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
   const out: Buffer[] = [];
   let size = 0;
   let crc = 0;
@@ -69,7 +72,7 @@ export async function* inflatedData(
     for (;;) {
       const want = compressed === undefined ? INFLATE_STEP : Math.min(INFLATE_STEP, compressed - taken);
       if (want === 0) break;
-      const input = await src.chunk(want);
+      const input = await src.readUpTo(want);
       const before = inflate.bytesWritten;
       await fed(input);
       if (failure !== undefined) break;

@@ -1,9 +1,12 @@
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { Flusher } from './file-flusher';
-import { EXTENSION_OF_MIME, sniffImageType } from './file-names';
+import { EXTENSION_OF_MIME } from './file-names';
+import { inflateWhole, InflatePool } from './inflate-pool';
+import { discard, sinkFor, type PartFile } from './zip-entry-sink';
 import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
 import type { IngestedImage, IngestedZip } from './zip-ingest';
@@ -51,8 +54,6 @@ export interface StreamIngestOptions {
 
 type Streamed = LocalEntry & { crc: number; compressedSize: number; size: number };
 
-const SMALL_CAP = 16 * 1024 * 1024;
-
 /**
  * Verifies a batch ZIP and extracts its images as it arrives, with no copy of the archive on disk.
  * Each entry is checked as it streams (name, type, size, CRC-32, and its data descriptor where bit
@@ -71,7 +72,8 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
   const streamed: Streamed[] = [];
   const small = new Map<string, string>();
   const flusher = new Flusher();
-  let partial: { handle: FileHandle; path: string } | undefined;
+  const inflating = new InflatePool();
+  let partial: PartFile | undefined;
   const names = new Set<string>();
   let total = 0;
   let resumes = 0;
@@ -103,6 +105,42 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           names.add(entry.fileName);
           reading = entry.fileName;
           const sink = sinkFor(entry, options.targetDir, streamed.length, small);
+          if (entry.method === 8 && entry.size !== undefined && sink.kind === 'image') {
+            // Sizes known: read whole, inflated beside the next entries (inflate-pool.ts).
+            const compressed = await src.read(entry.compressedSize!);
+            total += entry.size;
+            if (total > limits.maxTotalBytes)
+              throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
+            await inflating.run(async () => {
+              const data = await inflateWhole(compressed, entry.size!, entry.fileName);
+              const read = { crc: crc32(data), compressed: compressed.length, size: data.length };
+              checkRead(entry, read, limits);
+              let file: PartFile | undefined;
+              try {
+                file = await sink.write(data, undefined);
+                const done = (await sink.finish(file))!;
+                file = undefined;
+                await flusher.add(done.handle);
+                verified.push({
+                  entryName: entry.fileName,
+                  path: done.path,
+                  mime: done.mime,
+                  bytes: read.size,
+                });
+              } finally {
+                if (file) await discard(file);
+              }
+            });
+            options.onProgress?.(src.offset, verified.length);
+            streamed.push({
+              ...entry,
+              crc: entry.crc!,
+              compressedSize: entry.compressedSize!,
+              size: entry.size,
+            });
+            reading = undefined;
+            continue;
+          }
           const data = entryData(src, entry, limits);
           let read: DataRead;
           for (;;) {
@@ -130,6 +168,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           reading = undefined;
         }
         restart = src.offset;
+        await inflating.drain();
         const { entries } = await readCentralDirectory(src, limits.maxEntries);
         crossCheck(streamed, entries);
         break;
@@ -157,6 +196,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
     return await publishImages(options, verified, small, scrub);
   } catch (err) {
     if (partial) await discard(partial);
+    await inflating.settle();
     // A refusal leaves nothing behind; a cut leaves what verified, for the fallback to keep.
     await flusher.drain().catch((e: unknown) => logCaught('flush after a refused ZIP', e));
     if (!cutForGood) {
@@ -186,86 +226,6 @@ function checkRead(entry: LocalEntry, read: DataRead, limits: ZipLimits): void {
   if (read.size > limits.maxEntryBytes)
     throw refuse(`entry "${name}" is larger than ${limits.maxEntryBytes} bytes`);
   if (entry.method === 8) checkRatio(name, read.size, read.compressed, limits);
-}
-
-interface Sink {
-  kind: 'image' | 'small' | 'none';
-  write(
-    data: Buffer,
-    file: { handle: FileHandle; path: string } | undefined,
-  ): Promise<{ handle: FileHandle; path: string } | undefined>;
-  finish(
-    file: { handle: FileHandle; path: string } | undefined,
-  ): Promise<{ handle: FileHandle; path: string; mime: string } | undefined>;
-}
-
-/** Where an entry's bytes go: an image to its own new file, the two JSON files to memory. */
-function sinkFor(entry: LocalEntry, dir: string, index: number, small: Map<string, string>): Sink {
-  const name = entry.fileName;
-  if (name === 'manifest.json' || name === 'errors.json') {
-    const parts: Buffer[] = [];
-    let size = 0;
-    return {
-      kind: 'small',
-      write: async (data) => {
-        size += data.length;
-        if (size > SMALL_CAP) throw refuse(`${name} is larger than ${SMALL_CAP} bytes`);
-        parts.push(Buffer.from(data));
-        return undefined;
-      },
-      finish: async () => {
-        small.set(name, Buffer.concat(parts).toString('utf8'));
-        return undefined;
-      },
-    };
-  }
-  if (name === 'images/') {
-    return {
-      kind: 'none',
-      write: async () => {
-        throw refuse('the images/ folder entry holds data');
-      },
-      finish: async () => undefined,
-    };
-  }
-  // The first bytes say the type, before the file is made; fewer than 16 wait for more.
-  let head: Buffer | undefined;
-  let mime = '';
-  const path = join(dir, `entry-${index}.part`);
-  const create = async (first: Buffer) => {
-    const sniffed = sniffImageType(first.subarray(0, 16));
-    if (!sniffed) throw refuse(`${name} is not a PNG, JPEG or WebP image`);
-    mime = sniffed;
-    return { handle: await open(path, 'wx'), path };
-  };
-  return {
-    kind: 'image',
-    async write(data, file) {
-      if (file) return await writeAll(file, data);
-      const first = head ? Buffer.concat([head, data]) : data;
-      if (first.length < 16) {
-        head = Buffer.from(first);
-        return undefined;
-      }
-      head = undefined;
-      return await writeAll(await create(first), first);
-    },
-    async finish(file) {
-      const done = file ?? (await writeAll(await create(head ?? Buffer.alloc(0)), head ?? Buffer.alloc(0)));
-      return { ...done, mime };
-    },
-  };
-}
-
-async function writeAll(file: { handle: FileHandle; path: string }, data: Buffer) {
-  for (let at = 0; at < data.length;)
-    at += (await file.handle.write(data, at, data.length - at)).bytesWritten;
-  return file;
-}
-
-async function discard(file: { handle: FileHandle; path: string }): Promise<void> {
-  await file.handle.close().catch(() => undefined);
-  await unlink(file.path).catch((e: unknown) => logCaught('half-written image removal', e));
 }
 
 /** The start of something that is not a ZIP (a JSON error sent as one), in words. */
