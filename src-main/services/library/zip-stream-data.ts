@@ -124,7 +124,7 @@ export async function* storedUntilDescriptor(
   const HOLD = 28;
   let crc = 0;
   let size = 0;
-  let tail = Buffer.alloc(0);
+  let tail: Buffer = Buffer.alloc(0);
   for (;;) {
     let next: Buffer;
     try {
@@ -133,7 +133,24 @@ export async function* storedUntilDescriptor(
       if (err instanceof StreamCut) src.unread(tail);
       throw err;
     }
-    const buf = tail.length ? Buffer.concat([tail, next]) : next;
+    let buf = next;
+    if (tail.length && next.length >= 2 * HOLD) {
+      // Only where the held bytes meet the new ones is anything joined: the chunk itself is
+      // searched and handed on as it came, never copied.
+      const edge = Buffer.concat([tail, next.subarray(0, HOLD)]);
+      const found = findDescriptor(edge, crc, size, tail.length - 1);
+      if (found) {
+        if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
+        if (found.at) yield tail.subarray(0, found.at);
+        const end = found.at + found.length;
+        src.unread(next.subarray(end - tail.length));
+        return { crc: found.crc, compressed: size + found.at, size: size + found.at };
+      }
+      crc = crc32(tail, crc);
+      size += tail.length;
+      yield tail;
+    } else if (tail.length) buf = Buffer.concat([tail, next]);
+    tail = Buffer.alloc(0);
     const found = findDescriptor(buf, crc, size, buf.length - HOLD);
     if (found) {
       if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
@@ -150,8 +167,8 @@ export async function* storedUntilDescriptor(
       if (size > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
       yield data;
     }
-    // A copy: the held bytes must outlive the chunk they came in.
-    tail = Buffer.from(buf.subarray(emit));
+    // Network chunks are never reused, so the held bytes can stay a view of theirs.
+    tail = buf.subarray(emit);
   }
 }
 
