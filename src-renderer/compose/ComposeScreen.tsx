@@ -1,15 +1,18 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { useGridSelection } from './grid-selection';
 import { ComposeToolbar, type ComposePanel } from './ComposeToolbar';
 import { useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { DraftsMenu } from './DraftsMenu';
+import { FindReplace } from './FindReplace';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
 import { OversizeNotice } from './OversizeNotice';
 import { PromptGrid, type PromptGridHandle } from './PromptGrid';
 import { SharedReferences } from './SharedReferences';
+import { SideEditor } from './SideEditor';
 import { SplitOffer } from './SplitOffer';
 import { TemplateDialog } from './TemplateDialog';
 import { TotalsBar } from './TotalsBar';
@@ -49,7 +52,8 @@ export function ComposeScreen() {
   const drop = useReferenceDrop(change, setNotices);
   const grid = useRef<PromptGridHandle>(null);
   const lastInvalid = useRef(-1);
-  useComposeShortcuts();
+  const sideRow = useGridSelection((s) => s.sideRow);
+  useComposeShortcuts(useCallback(() => setPanel('find'), []));
 
   /** Takes the user to the next row that needs attention, after the last one shown, wrapping round. */
   const goToInvalid = useCallback(() => {
@@ -92,20 +96,21 @@ export function ComposeScreen() {
         tabIndex={-1}
         data-testid="reference-input"
       />
-      <div className="compose-head">
-        <h1 id="screen-title">{t('compose.title')}</h1>
-        <span className="muted save-state" role="status" data-testid="save-state">
-          {saveState === 'saving' ? t('compose.saving') : t('compose.saved')}
-        </span>
+      <div className="compose-top">
+        <div className="compose-head">
+          <h1 id="screen-title">{t('compose.title')}</h1>
+          <span className="muted save-state" role="status" data-testid="save-state">
+            {saveState === 'saving' ? t('compose.saving') : t('compose.saved')}
+          </span>
+        </div>
+        <ComposeToolbar
+          draft={draft}
+          models={models.data}
+          panel={panel}
+          onPanel={setPanel}
+          onPickFiles={() => drop.pickFiles(undefined)}
+        />
       </div>
-
-      <ComposeToolbar
-        draft={draft}
-        models={models.data}
-        panel={panel}
-        onPanel={setPanel}
-        onPickFiles={() => drop.pickFiles(undefined)}
-      />
       {panel === 'drafts' && (
         <DraftsMenu
           currentId={draft.id}
@@ -113,7 +118,6 @@ export function ComposeScreen() {
           onOpen={(d) => (load(d), setPanel(undefined))}
         />
       )}
-      <SharedReferences draft={draft} />
 
       {notices.map((n) => (
         <p key={n} className="notice" role="status">
@@ -124,7 +128,10 @@ export function ComposeScreen() {
         <OversizeNotice key={ref.id} reference={ref} onDone={() => drop.downscaled(ref.id)} />
       ))}
 
-      <KnowledgeInsert />
+      <div className="compose-panels">
+        <SharedReferences draft={draft} />
+        <KnowledgeInsert />
+      </div>
       {draft.items.length === 0 && <p className="empty-state">{t('compose.empty')}</p>}
       <PromptGrid
         ref={grid}
@@ -144,6 +151,8 @@ export function ComposeScreen() {
       {drop.error && <ErrorNotice error={drop.error.toView()} />}
       {submission.error && <ErrorNotice error={submission.error.toView()} />}
       {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
+      {panel === 'find' && <FindReplace onClose={() => setPanel(undefined)} />}
+      {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
       {panel === 'template' && (
         <TemplateDialog
           onAdd={(prompts) => {

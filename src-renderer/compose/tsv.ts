@@ -21,7 +21,7 @@ export function toTsv(rows: readonly (readonly string[])[]): string {
 export function fromTsv(text: string): string[][] {
   if (!/[\t\r\n]/.test(text)) return [[text]];
   const body = text.replace(/\r?\n$/, '');
-  const parsed = Papa.parse<string[]>(body, { delimiter: '\t', quoteChar: '"', newline: '' });
+  const parsed = Papa.parse<string[]>(body, { delimiter: '\t', quoteChar: '"' });
   const rows = parsed.data.map((r) => r.map((c) => c.replace(/\r\n/g, '\n')));
   // A ragged table (rows of different lengths) is squared, so every row covers the same columns.
   const width = Math.max(...rows.map((r) => r.length));
