@@ -1,5 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { COLUMN_DEFAULTS, useComposePrefs, type ResizableColumn } from './compose-prefs';
+import {
+  COLUMN_DEFAULTS,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  useComposePrefs,
+  type ResizableColumn,
+} from './compose-prefs';
 
 /**
  * A column's right edge, dragged to widen or narrow it (or moved by arrow keys when focused); a double
@@ -16,7 +22,11 @@ function ColumnResizer({ column, label }: { column: ResizableColumn; label: stri
       role="separator"
       aria-orientation="vertical"
       aria-label={t('compose.resizeColumn', { column: label })}
-      aria-valuenow={width ?? COLUMN_DEFAULTS[column]}
+      aria-valuemin={MIN_WIDTH}
+      aria-valuemax={MAX_WIDTH}
+      aria-valuenow={width ?? COLUMN_DEFAULTS[column] ?? MIN_WIDTH}
+      // The prompt column, until given a width, takes the room left: its width is no fixed number.
+      aria-valuetext={(width ?? COLUMN_DEFAULTS[column]) ? undefined : t('compose.columnFits')}
       tabIndex={0}
       className="col-resizer"
       data-testid={`resize-${column}`}

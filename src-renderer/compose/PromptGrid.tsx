@@ -145,7 +145,14 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
   };
   const onMouseDown = (e: MouseEvent) => {
     const cell = cellOf(e.target);
-    if (!cell || !e.shiftKey) return;
+    if (!cell) return;
+    if (!e.shiftKey) {
+      // A click collapses a range to the cell clicked, even the focused one (which gets no focus
+      // event); in the cell being edited it only places the caret.
+      const { cursor, editing, select } = useGridSelection.getState();
+      if (!(editing && cursor.row === cell.row && cursor.col === cell.col)) select(cell);
+      return;
+    }
     // Shift+click selects from the anchor to this cell rather than moving the caret.
     e.preventDefault();
     focusCell(cell, { extend: true });

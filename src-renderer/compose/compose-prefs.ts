@@ -11,8 +11,8 @@ export const COLUMN_DEFAULTS: Record<ResizableColumn, number | undefined> = {
   count: 64,
   refs: 150,
 };
-const MIN_WIDTH = 48;
-const MAX_WIDTH = 1600;
+export const MIN_WIDTH = 48;
+export const MAX_WIDTH = 1600;
 
 interface ComposePrefs {
   /** The panels above the grid, folded to one line each or open. */

@@ -243,6 +243,7 @@ export const en = {
     pastedRows_one: '{{count}} row added from the pasted lines.',
     pastedRows_other: '{{count}} rows added from the pasted lines.',
     openSideEditor: 'Open row {{n}} in the side editor',
+    columnFits: 'fits the window',
     resizeColumn: 'Resize the {{column}} column',
     findReplace: 'Find and replace…',
     sharedReferencesCount: 'Reference images for every row ({{count}})',

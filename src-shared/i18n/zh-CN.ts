@@ -236,6 +236,7 @@ export const zhCN: Messages = {
     pastedRows_one: '已根据粘贴的内容添加 {{count}} 行。',
     pastedRows_other: '已根据粘贴的内容添加 {{count}} 行。',
     openSideEditor: '在侧边编辑器中打开第 {{n}} 行',
+    columnFits: '随窗口宽度',
     resizeColumn: '调整“{{column}}”列宽',
     findReplace: '查找和替换…',
     sharedReferencesCount: '所有行共用的参考图（{{count}}）',
