@@ -47,6 +47,12 @@ test('200 prompts: at least 15 whole rows in view at 1280×800, in both language
   await page.keyboard.press('Shift+ArrowDown');
   await screenshotBothThemes(page, 'compose-grid');
   await expectNoSeriousA11yIssues(page);
+  // In Chinese, its longer labels on the same lines: as many rows in view.
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.getByRole('columnheader', { name: '提示词' })).toBeVisible();
+  expect(await wholeRowsInView(page)).toBeGreaterThanOrEqual(15);
+  await screenshotBothThemes(page, 'compose-grid-zh-CN');
+  await page.getByTestId('language-select').selectOption('en');
 });
 
 test.describe('with the clipboard', () => {
@@ -176,7 +182,7 @@ test('find and replace shows the count and the changed rows, and is undone in on
   await page.getByTestId('open-find').click();
   await dialog.getByTestId('find-query').fill('亚麻布');
   await dialog.getByTestId('find-replacement').fill('橡木');
-  await expect(dialog.getByTestId('find-count')).toHaveText('1 match in 1 prompts');
+  await expect(dialog.getByTestId('find-count')).toHaveText('1 match in 1 prompt');
   await dialog.getByTestId('find-apply').click();
   await expect(prompt(page, 4)).toHaveValue('橡木上的陶瓷杯');
 });

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useGridSelection } from './grid-selection';
@@ -25,6 +25,9 @@ import { useReferenceDrop } from './use-reference-drop';
 import { runModelsOf, useRunModels } from './run-models';
 import './compose.css';
 
+/** Drawn again only when the checked draft changes, not with each keystroke's render. */
+const CheckedSplitOffer = memo(SplitOffer);
+
 /**
  * Compose: the page over the draft being edited. Its parts each do one thing: the toolbar, shared
  * references, the grid, the totals and submit bar, the split offer and the import and template dialogs;
@@ -35,7 +38,11 @@ export function ComposeScreen() {
   const { draft, load, change } = useCompose();
   const models = useDraftRestore();
   const saveState = useAutosave(draft);
-  const { report, byRow } = useIssuesByRow(draft);
+  // The checks of every row, the totals and the split offer follow the draft a moment later, in a
+  // render React can interrupt: a keystroke in a grid of 2,000 rows is drawn within the frame, not
+  // after the whole draft has been checked again.
+  const checked = useDeferredValue(draft);
+  const { report, byRow } = useIssuesByRow(checked);
   const extraModels = useRunModels((s) => s.extra);
   // Only models this profile offers: one ticked before a profile switch is not sent to.
   const runModels = useMemo(
@@ -53,6 +60,7 @@ export function ComposeScreen() {
   const grid = useRef<PromptGridHandle>(null);
   const lastInvalid = useRef(-1);
   const sideRow = useGridSelection((s) => s.sideRow);
+  const onSplit = useCallback((count: number) => setNotices([t('compose.splitDone', { count })]), [t]);
   useComposeShortcuts(useCallback(() => setPanel('find'), []));
 
   /** Takes the user to the next row that needs attention, after the last one shown, wrapping round. */
@@ -143,11 +151,7 @@ export function ComposeScreen() {
       />
 
       <TotalsBar report={report} submission={submission} models={runModels} onGoToInvalid={goToInvalid} />
-      <SplitOffer
-        draft={draft}
-        report={report}
-        onSplit={(count) => setNotices([t('compose.splitDone', { count })])}
-      />
+      <CheckedSplitOffer draft={checked ?? draft} report={report} onSplit={onSplit} />
       {drop.error && <ErrorNotice error={drop.error.toView()} />}
       {submission.error && <ErrorNotice error={submission.error.toView()} />}
       {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}

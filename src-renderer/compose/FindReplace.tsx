@@ -63,7 +63,9 @@ export function FindReplace({ onClose }: { onClose(): void }) {
       </div>
       <p className="muted small">{t('find.wholeWordHelp')}</p>
       <p role="status" data-testid="find-count">
-        {query ? t('find.count', { count: matches, rows: found.length }) : t('find.typeToFind')}
+        {query
+          ? `${t('find.matches', { count: matches })} ${t('find.inPrompts', { count: found.length })}`
+          : t('find.typeToFind')}
       </p>
       {found.length > 0 && (
         <ol className="find-preview" data-testid="find-preview" aria-label={t('find.preview')}>

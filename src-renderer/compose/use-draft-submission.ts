@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SentDraft } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
@@ -48,7 +48,10 @@ export function useDraftSubmission(draft: Draft | null, models: readonly string[
   const { t } = useTranslation();
   const ago = useAgo();
   const money = useMoney();
-  const fingerprint = useMemo(() => (draft ? draftFingerprint(draft) : ''), [draft]);
+  // Whether this content was sent before is asked for the draft as it settles, not at every
+  // keystroke (main's guard checks the draft actually sent in any case).
+  const settled = useDeferredValue(draft);
+  const fingerprint = useMemo(() => (settled ? draftFingerprint(settled) : ''), [settled]);
   const lastSent = useStudioQuery('batches.lastSent', { fingerprint }, { enabled: fingerprint !== '' });
   const single = useStudioMutation('batches.submit', { invalidates: ['batches.lastSent'] });
   const many = useStudioMutation('batches.submitRun', { invalidates: ['batches.lastSent'] });

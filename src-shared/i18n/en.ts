@@ -246,7 +246,8 @@ export const en = {
     columnFits: 'fits the window',
     resizeColumn: 'Resize the {{column}} column',
     findReplace: 'Find and replace…',
-    sharedReferencesCount: 'Reference images for every row ({{count}})',
+    sharedReferencesCount_one: 'Reference images for every row ({{count}})',
+    sharedReferencesCount_other: 'Reference images for every row ({{count}})',
     issue: {
       PROMPT_EMPTY: 'The prompt is empty.',
       PROMPT_TOO_LONG: 'The prompt is {{bytes}} bytes; the limit is {{limit}} bytes of UTF-8.',
@@ -279,8 +280,10 @@ export const en = {
     wholeWordHelp:
       'Whole words: “oak” finds “oak” but not “oaks” or “cloak”. Chinese has no spaces between words, so Chinese text is found wherever it occurs.',
     typeToFind: 'Type what to find.',
-    count_one: '{{count}} match in {{rows}} prompts',
-    count_other: '{{count}} matches in {{rows}} prompts',
+    matches_one: '{{count}} match',
+    matches_other: '{{count}} matches',
+    inPrompts_one: 'in {{count}} prompt',
+    inPrompts_other: 'in {{count}} prompts',
     preview: 'Prompts that change',
     more_one: 'and {{count}} more prompt',
     more_other: 'and {{count}} more prompts',

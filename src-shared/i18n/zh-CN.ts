@@ -239,7 +239,8 @@ export const zhCN: Messages = {
     columnFits: '随窗口宽度',
     resizeColumn: '调整“{{column}}”列宽',
     findReplace: '查找和替换…',
-    sharedReferencesCount: '所有行共用的参考图（{{count}}）',
+    sharedReferencesCount_one: '所有行共用的参考图（{{count}}）',
+    sharedReferencesCount_other: '所有行共用的参考图（{{count}}）',
     issue: {
       PROMPT_EMPTY: '提示词为空。',
       PROMPT_TOO_LONG: '提示词为 {{bytes}} 字节，上限为 {{limit}} 字节（UTF-8）。',
@@ -272,8 +273,10 @@ export const zhCN: Messages = {
     wholeWordHelp:
       '全词匹配：“oak”能找到“oak”，但找不到“oaks”或“cloak”。中文词语之间没有空格，因此中文文本在任何位置都会被找到。',
     typeToFind: '输入要查找的内容。',
-    count_one: '{{rows}} 条提示词中有 {{count}} 处匹配',
-    count_other: '{{rows}} 条提示词中有 {{count}} 处匹配',
+    matches_one: '{{count}} 处匹配，',
+    matches_other: '{{count}} 处匹配，',
+    inPrompts_one: '位于 {{count}} 条提示词中',
+    inPrompts_other: '位于 {{count}} 条提示词中',
     preview: '将被修改的提示词',
     more_one: '另有 {{count}} 条提示词',
     more_other: '另有 {{count}} 条提示词',
