@@ -192,11 +192,14 @@ export const PromptRow = memo(function PromptRow({
         </button>
       </div>
       {hasIssues && (
-        <ul className="row-issues" data-testid={`row-issues-${index}`}>
-          {issues!.map((issue, i) => (
-            <li key={i}>{t(`compose.issue.${issue.code}`, issue.params)}</li>
-          ))}
-        </ul>
+        // A cell of its own on a second line, under the row's text cells.
+        <div role="gridcell" className="row-issues-cell">
+          <ul className="row-issues" data-testid={`row-issues-${index}`}>
+            {issues!.map((issue, i) => (
+              <li key={i}>{t(`compose.issue.${issue.code}`, issue.params)}</li>
+            ))}
+          </ul>
+        </div>
       )}
     </div>
   );
