@@ -2,7 +2,6 @@ import type { DraftItem } from '../../src-shared/draft';
 
 /** The grid's text columns, in order: the ones the cursor visits and a copy or paste covers. */
 export const COLUMNS = ['id', 'prompt', 'count'] as const;
-export type GridColumn = (typeof COLUMNS)[number];
 
 /** A cell by row and column index (into COLUMNS). */
 export interface Cell {
