@@ -4,6 +4,7 @@ import {
   expectNoSeriousA11yIssues,
   gotoCompose,
   pasteText,
+  screenshot,
   screenshotBothThemes,
   test,
 } from './studio-fixture';
@@ -146,6 +147,22 @@ test('cells edit as in a spreadsheet: typing replaces, Escape cancels, Enter kee
   await page.keyboard.type('4');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('textbox', { name: 'Row 3 Images' })).toHaveValue('4');
+
+  // A prompt being edited grows over the rows below to show all its lines; the row stays one line.
+  await prompt(page, 1).dblclick();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Alt+Enter');
+  await page.keyboard.type('second line');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('third line');
+  await expect(prompt(page, 1)).toHaveValue('Mug on oak\nsecond line\nthird line');
+  const editor = (await prompt(page, 1).boundingBox())!;
+  const row = (await page.getByTestId('grid-row-0').boundingBox())!;
+  expect(editor.height).toBeGreaterThan(row.height * 1.5);
+  await screenshot(page, 'compose-grid-editing');
+  await page.keyboard.press('Enter');
+  await expect(prompt(page, 2)).toBeFocused();
+  expect((await prompt(page, 1).boundingBox())!.height).toBeLessThan(row.height);
 });
 
 test('find and replace shows the count and the changed rows, and is undone in one step', async ({
@@ -207,4 +224,31 @@ test('a long prompt opens in the side editor with its byte count and check', asy
   await expect(prompt(page, 2)).toHaveValue('陶'.repeat(100) + ' on oak');
   await side.getByRole('button', { name: 'Close' }).click();
   await expect(side).toHaveCount(0);
+});
+
+test('column widths and folded panels are remembered across a reload', async ({ page, studio }) => {
+  await gotoCompose(page, studio);
+  await pasteText(page, '[data-testid="new-row"]', 'Mug on oak\nBowl on slate');
+  const idCell = page.getByRole('columnheader', { name: 'custom_id' });
+  const before = (await idCell.boundingBox())!.width;
+  const handle = (await page.getByTestId('resize-id').boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 80, handle.y + handle.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await idCell.boundingBox())!.width).toBeGreaterThan(before + 60);
+  // The rows' cells follow the header's.
+  const header = (await idCell.boundingBox())!;
+  const cell = (await page.getByRole('textbox', { name: 'Row 1 custom_id' }).boundingBox())!;
+  expect(Math.abs(cell.x + cell.width - (header.x + header.width))).toBeLessThan(12);
+
+  await page.getByText('Reference images for every row (0)').click();
+  await expect(page.getByText('None. Drop images on the grid')).toBeHidden();
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
+  await page.reload();
+  await expect(prompt(page, 2)).toHaveValue('Bowl on slate');
+  await expect.poll(async () => (await idCell.boundingBox())!.width).toBeGreaterThan(before + 60);
+  await expect(page.getByText('None. Drop images on the grid')).toBeHidden();
+  await page.getByText('Reference images for every row (0)').click();
+  await expect(page.getByText('None. Drop images on the grid')).toBeVisible();
 });

@@ -28,6 +28,8 @@ import { pastedLines, PromptRow } from './PromptRow';
 /** One line of text (about 32 px, as in Sheets); a row with messages gets a second line for them. */
 const ROW_HEIGHT = 30;
 const ISSUES_HEIGHT = 20;
+/** The header row's height, as compose.css draws it. */
+const HEADER_HEIGHT = 29;
 
 export interface PromptGridHandle {
   /** Scrolls the virtual grid to a row, focuses its prompt and keeps its messages in view. */
@@ -71,6 +73,9 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (issuesByRow.has(i) ? ROW_HEIGHT + ISSUES_HEIGHT : ROW_HEIGHT),
     overscan: 6,
+    // The rows start under the sticky header, and a row scrolled to stops below it.
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
   });
   // Rows gain or lose their line of messages as they are checked: heights are taken again then.
   const issueRows = [...issuesByRow.keys()].join(',');
@@ -202,14 +207,16 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
         aria-multiselectable
         className="grid-table"
       >
-        <GridHeader />
-        <div ref={scroller} className="grid-body" role="rowgroup" data-testid="grid-body">
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {/* The header scrolls with the body sideways and sticks to its top, so the columns line up
+            whatever the scrollbar takes. */}
+        <div ref={scroller} className="grid-body" data-testid="grid-body">
+          <GridHeader />
+          <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => (
               <div
                 key={v.key}
                 className="grid-slot"
-                style={{ height: v.size, transform: `translateY(${v.start}px)` }}
+                style={{ height: v.size, transform: `translateY(${v.start - HEADER_HEIGHT}px)` }}
               >
                 <PromptRow
                   item={draft.items[v.index]!}

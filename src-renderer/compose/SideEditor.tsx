@@ -15,7 +15,11 @@ export function SideEditor({ row, issues }: { row: number; issues: DraftIssue[] 
   const { t } = useTranslation();
   const item = useCompose((s) => s.draft?.items[row]);
   const change = useCompose((s) => s.change);
-  const close = () => useGridSelection.getState().openSide(undefined);
+  // Closed, the focus goes back to the row's prompt cell in the grid, where the person came from.
+  const close = () => {
+    useGridSelection.getState().openSide(undefined);
+    document.querySelector<HTMLElement>(`[data-row="${row}"][data-col="1"]`)?.focus();
+  };
   if (!item) return null;
   const bytes = encoder.encode(item.prompt).length;
   const over = bytes > GATEWAY_LIMITS.maxPromptBytes;

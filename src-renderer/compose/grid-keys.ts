@@ -163,6 +163,17 @@ export function gridKeyHandler({ draft, change, focusCell }: GridKeyContext) {
     })(e);
     if (handled || editing) return;
 
+    // An input method (Chinese, Japanese) composing on a selected cell: the cell is emptied and made
+    // editable before the composition starts, so the composed text replaces it as a typed key does.
+    if (e.key === 'Process' || e.nativeEvent.isComposing) {
+      const item = draft().items[cursor.row];
+      if (!item) return;
+      flushSync(() => {
+        sel.startEdit(cellText(item, cursor.col));
+        change(setCell(cursor, ''), editKey(cursor));
+      });
+      return;
+    }
     // A character typed on a selected cell replaces its text and goes on editing it, as in Sheets.
     const printable = e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey;
     if (!printable || (COLUMNS[cursor.col] === 'count' && !/\d/.test(e.key))) return;
