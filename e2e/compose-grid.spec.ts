@@ -121,6 +121,20 @@ test.describe('with the clipboard', () => {
     await expect(prompt(page, 2)).toHaveValue('');
     await page.keyboard.press('Control+z');
     await expect(prompt(page, 2)).toHaveValue('Bowl on slate');
+
+    // Ctrl+X copies and clears, one undo step; Ctrl+A then Ctrl+C copies the whole table.
+    await page.keyboard.press('Control+x');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'Mug on oak\nBowl on slate\nVase on linen',
+    );
+    await expect(prompt(page, 1)).toHaveValue('');
+    await page.keyboard.press('Control+z');
+    await expect(prompt(page, 1)).toHaveValue('Mug on oak');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Control+c');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'row-001\tMug on oak\t1\nrow-002\tBowl on slate\t1\nrow-003\tVase on linen\t1',
+    );
   });
 });
 
