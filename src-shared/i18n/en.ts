@@ -192,7 +192,6 @@ export const en = {
     export: 'Export CSV',
     template: 'Template…',
     addReferences: 'Add reference images…',
-    sharedReferences: 'Reference images for every row',
     noSharedReferences:
       'None. Drop images on the grid to use them for every row, or on a row for that row only.',
     addRow: 'Add row',

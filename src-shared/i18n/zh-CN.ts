@@ -188,7 +188,6 @@ export const zhCN: Messages = {
     export: '导出 CSV',
     template: '模板…',
     addReferences: '添加参考图…',
-    sharedReferences: '所有行共用的参考图',
     noSharedReferences: '暂无。把图片拖到表格上则所有行共用，拖到某一行则仅用于该行。',
     addRow: '添加一行',
     undo: '撤销',
