@@ -7,7 +7,8 @@ import { median, openStudioSession, p95 } from './studio-session';
 
 const SIZES = [200, 2000];
 const PASTES = 5;
-const TYPED = ' with a sprig of lavender on the side';
+// 79 keys, so the p95 is the 76th: one or two stray pauses of a busy machine do not make it.
+const TYPED = ' with a sprig of lavender on the side, and a linen napkin folded twice under it';
 
 const linesOf = (n: number) =>
   Array.from(
@@ -180,7 +181,10 @@ try {
         .join(' ')}; textarea paste ${ref.pastes.map((x) => x.toFixed(1)).join(' ')}`,
     );
     console.log(
-      `${n} rows: keystroke in row ${row + 1} (ms), ${keys.length} keys: median ${median(keys).toFixed(2)}, p95 ${p95(keys).toFixed(2)}; textarea median ${median(ref.keys).toFixed(2)}, p95 ${p95(ref.keys).toFixed(2)}`,
+      `${n} rows: keystroke in row ${row + 1} (ms), ${keys.length} keys: median ${median(keys).toFixed(2)}, p95 ${p95(keys).toFixed(2)}, max ${Math.max(...keys).toFixed(2)} (over 16 ms: ${keys
+        .map((k, i) => (k > 16 ? `#${i + 1} ${k.toFixed(0)}` : ''))
+        .filter(Boolean)
+        .join(' ')}); textarea median ${median(ref.keys).toFixed(2)}, p95 ${p95(ref.keys).toFixed(2)}`,
     );
   }
   const pass =

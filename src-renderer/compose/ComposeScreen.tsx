@@ -22,10 +22,11 @@ import { useDraftRestore } from './use-draft-restore';
 import { useDraftSubmission } from './use-draft-submission';
 import { useIssuesByRow } from './use-issues-by-row';
 import { useReferenceDrop } from './use-reference-drop';
+import { SETTLE_MS, useSettled } from './use-settled';
 import { runModelsOf, useRunModels } from './run-models';
 import './compose.css';
 
-/** Drawn again only when the checked draft changes, not with each keystroke's render. */
+/** Drawn again only when the checked draft or its report changes, not with each keystroke's render. */
 const CheckedSplitOffer = memo(SplitOffer);
 
 /**
@@ -43,6 +44,7 @@ export function ComposeScreen() {
   // after the whole draft has been checked again.
   const checked = useDeferredValue(draft);
   const { report, byRow } = useIssuesByRow(checked);
+  const settled = useSettled(checked, SETTLE_MS);
   const extraModels = useRunModels((s) => s.extra);
   // Only models this profile offers: one ticked before a profile switch is not sent to.
   const runModels = useMemo(
@@ -151,7 +153,7 @@ export function ComposeScreen() {
       />
 
       <TotalsBar report={report} submission={submission} models={runModels} onGoToInvalid={goToInvalid} />
-      <CheckedSplitOffer draft={checked ?? draft} report={report} onSplit={onSplit} />
+      <CheckedSplitOffer draft={settled ?? draft} report={report} onSplit={onSplit} />
       {drop.error && <ErrorNotice error={drop.error.toView()} />}
       {submission.error && <ErrorNotice error={submission.error.toView()} />}
       {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
