@@ -162,6 +162,16 @@ test('cells edit as in a spreadsheet: typing replaces, Escape cancels, Enter kee
   await page.keyboard.press('Enter');
   await expect(page.getByRole('textbox', { name: 'Row 3 Images' })).toHaveValue('4');
 
+  // Right of the last cell are the row's buttons, out of the tab order but reached by the arrows.
+  await page.getByRole('textbox', { name: 'Row 2 Images' }).click();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Add reference images to row 2' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('button', { name: 'Open row 2 in the side editor' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('textbox', { name: 'Row 2 Images' })).toBeFocused();
+
   // A prompt being edited grows over the rows below to show all its lines; the row stays one line.
   await prompt(page, 1).dblclick();
   await page.keyboard.press('End');

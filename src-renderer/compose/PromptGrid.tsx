@@ -9,6 +9,7 @@ import {
   type ClipboardEvent,
   type CSSProperties,
   type FocusEvent,
+  type KeyboardEvent,
   type MouseEvent,
   type Ref,
 } from 'react';
@@ -19,8 +20,8 @@ import { useCompose } from './compose-store';
 import { gridTemplate, useComposePrefs } from './compose-prefs';
 import { draftActions } from './draft-actions';
 import { gridClipboard } from './grid-clipboard';
-import { gridKeyHandler, type FocusOptions } from './grid-keys';
-import { cellText, clampCell, type Cell, type Range } from './grid-range';
+import { gridKeyHandler, rowButtonKeys, type FocusOptions } from './grid-keys';
+import { cellText, clampCell, COLUMNS, type Cell, type Range } from './grid-range';
 import { useGridSelection } from './grid-selection';
 import { GridHeader } from './GridHeader';
 import { pastedLines, PromptRow } from './PromptRow';
@@ -122,10 +123,13 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
   );
 
   const draftNow = useCallback(() => useCompose.getState().draft ?? draft, [draft]);
-  const onKeyDown = useMemo(
-    () => gridKeyHandler({ draft: draftNow, change, focusCell }),
-    [draftNow, change, focusCell],
-  );
+  const onKeyDown = useMemo(() => {
+    const cells = gridKeyHandler({ draft: draftNow, change, focusCell });
+    return (e: KeyboardEvent<HTMLDivElement>) => {
+      cells(e);
+      rowButtonKeys(e, (row) => focusCell({ row, col: COLUMNS.length - 1 }));
+    };
+  }, [draftNow, change, focusCell]);
   const clipboard = useMemo(
     () =>
       gridClipboard({

@@ -39,6 +39,30 @@ function caretAtEdge(field: HTMLElement, by: -1 | 1): boolean {
   return by < 0 ? !before.includes('\n') : !after.includes('\n');
 }
 
+/** Focuses a row's button by its index (negative from the end), if it has one. */
+function focusRowButton(from: HTMLElement, index: number): boolean {
+  const buttons = [...(from.closest('.grid-row')?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+  const button = buttons.at(index);
+  button?.focus();
+  return !!button;
+}
+
+/**
+ * Keys on a row's buttons, which are out of the tab order so that Tab goes from cell to cell: Left
+ * and Right move between them, and Left from the first goes back to the row's last text cell.
+ */
+export function rowButtonKeys(e: KeyboardEvent<HTMLDivElement>, backToCells: (row: number) => void): void {
+  const button = e.target;
+  if (!(button instanceof HTMLButtonElement) || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
+  const row = button.closest<HTMLElement>('[data-drop-row]');
+  if (!row) return;
+  const buttons = [...row.querySelectorAll<HTMLButtonElement>('button')];
+  const at = buttons.indexOf(button) + (e.key === 'ArrowLeft' ? -1 : 1);
+  e.preventDefault();
+  if (at < 0) backToCells(Number(row.dataset.dropRow));
+  else buttons[Math.min(at, buttons.length - 1)]!.focus();
+}
+
 /**
  * The grid's key handler, for keys on a text cell. It works from the cursor in the selection store,
  * built from the same list the `?` overlay shows; a handler returning false leaves the key to the
@@ -78,6 +102,8 @@ export function gridKeyHandler({ draft, change, focusCell }: GridKeyContext) {
           if (dc !== 0 || !caretAtEdge(target, dr as -1 | 1)) return false;
           return commitAndGo(cursor.row + dr, cursor.col);
         }
+        // Right of the last text cell are the row's buttons (references, side editor, move, remove).
+        if (dc > 0 && cursor.col === COLUMNS.length - 1) return focusRowButton(target, 0);
         go(cursor.row + dr, cursor.col + dc);
       },
       cellExtend: (k) => {
