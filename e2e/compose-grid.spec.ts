@@ -276,3 +276,34 @@ test('column widths and folded panels are remembered across a reload', async ({ 
   await page.getByText('Reference images for every row (0)').click();
   await expect(page.getByText('None. Drop images on the grid')).toBeVisible();
 });
+
+test('Chinese typed through an input method on a selected cell replaces it, as a typed key does', async ({
+  page,
+  studio,
+}) => {
+  await gotoCompose(page, studio);
+  await pasteText(page, '[data-testid="new-row"]', 'Mug on oak\nBowl on slate');
+  await prompt(page, 2).click();
+  // What an input method sends: a key the page sees as "Process", then the composition.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchKeyEvent', {
+    type: 'rawKeyDown',
+    key: 'Process',
+    code: 'KeyT',
+    windowsVirtualKeyCode: 229,
+  });
+  await cdp.send('Input.imeSetComposition', { text: 'tao', selectionStart: 3, selectionEnd: 3 });
+  await cdp.send('Input.dispatchKeyEvent', {
+    type: 'keyUp',
+    key: 'Process',
+    code: 'KeyT',
+    windowsVirtualKeyCode: 229,
+  });
+  await cdp.send('Input.insertText', { text: '陶瓷杯' });
+  await expect(prompt(page, 2)).toHaveValue('陶瓷杯');
+  await expect(prompt(page, 2)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(prompt(page, 2)).toHaveValue('陶瓷杯');
+  await page.keyboard.press('Control+z');
+  await expect(prompt(page, 2)).toHaveValue('Bowl on slate');
+});

@@ -75,6 +75,18 @@ export function gridKeyHandler({ draft, change, focusCell }: GridKeyContext) {
     if (target.dataset.col === undefined || target.dataset.row === undefined) return;
     const sel = useGridSelection.getState();
     const { cursor, editing } = sel;
+    // An input method (Chinese, Japanese) composing: its keys (Enter to take a candidate, arrows to
+    // choose one) are its own. On a selected cell the first of them empties the cell and makes it
+    // editable before the composition starts, so the composed text replaces it as a typed key does.
+    if (e.key === 'Process' || e.nativeEvent.isComposing) {
+      const item = draft().items[cursor.row];
+      if (editing || !item) return;
+      flushSync(() => {
+        sel.startEdit(cellText(item, cursor.col));
+        change(setCell(cursor, ''), editKey(cursor));
+      });
+      return;
+    }
     const rows = draft().items.length;
     const last = rows - 1;
     // Row edits are drawn before the handler returns, so the focus can move with the same key.
@@ -189,17 +201,6 @@ export function gridKeyHandler({ draft, change, focusCell }: GridKeyContext) {
     })(e);
     if (handled || editing) return;
 
-    // An input method (Chinese, Japanese) composing on a selected cell: the cell is emptied and made
-    // editable before the composition starts, so the composed text replaces it as a typed key does.
-    if (e.key === 'Process' || e.nativeEvent.isComposing) {
-      const item = draft().items[cursor.row];
-      if (!item) return;
-      flushSync(() => {
-        sel.startEdit(cellText(item, cursor.col));
-        change(setCell(cursor, ''), editKey(cursor));
-      });
-      return;
-    }
     // A character typed on a selected cell replaces its text and goes on editing it, as in Sheets.
     const printable = e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey;
     if (!printable || (COLUMNS[cursor.col] === 'count' && !/\d/.test(e.key))) return;
