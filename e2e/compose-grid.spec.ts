@@ -162,6 +162,11 @@ test('cells edit as in a spreadsheet: typing replaces, Escape cancels, Enter kee
   await page.keyboard.press('Enter');
   await expect(page.getByRole('textbox', { name: 'Row 3 Images' })).toHaveValue('4');
 
+  // Tab from the last cell leaves the grid for the new-row cell below it.
+  await page.getByRole('textbox', { name: 'Row 3 Images' }).click();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('new-row')).toBeFocused();
+
   // Right of the last cell are the row's buttons, out of the tab order but reached by the arrows.
   await page.getByRole('textbox', { name: 'Row 2 Images' }).click();
   await page.keyboard.press('ArrowRight');

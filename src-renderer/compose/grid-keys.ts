@@ -129,7 +129,11 @@ export function gridKeyHandler({ draft, change, focusCell }: GridKeyContext) {
         col += forward ? 1 : -1;
         if (col >= COLUMNS.length) [row, col] = [row + 1, 0];
         if (col < 0) [row, col] = [row - 1, COLUMNS.length - 1];
-        if (row < 0 || row > last) return editing ? sel.endEdit() : undefined;
+        // Past the first or last cell, Tab leaves the grid as it does any other control.
+        if (row < 0 || row > last) {
+          sel.endEdit();
+          return false;
+        }
         commitAndGo(row, col);
       },
       rowStartEnd: (k) => {
