@@ -152,7 +152,8 @@ test('the grid works by keyboard and survives a reload', async ({ page, studio }
   await expect(page.getByRole('textbox', { name: 'Row 1 Prompt' })).toBeFocused();
   await page.keyboard.press('Alt+ArrowDown');
   await expect(page.getByRole('textbox', { name: 'Row 2 Prompt' })).toHaveValue('first');
-  await page.keyboard.press('Control+d');
+  // Ctrl+D is fill-down, as in Sheets (compose-grid.spec); Ctrl+Shift+D duplicates the row.
+  await page.keyboard.press('Control+Shift+d');
   await expect(page.getByRole('textbox', { name: 'Row 3 Prompt' })).toHaveValue('first');
   await page.keyboard.press('Control+Enter');
   await page.keyboard.type('typed by keyboard');

@@ -1,15 +1,18 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice } from '../shell/ErrorNotice';
+import { useGridSelection } from './grid-selection';
 import { ComposeToolbar, type ComposePanel } from './ComposeToolbar';
 import { useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { DraftsMenu } from './DraftsMenu';
+import { FindReplace } from './FindReplace';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
 import { OversizeNotice } from './OversizeNotice';
 import { PromptGrid, type PromptGridHandle } from './PromptGrid';
 import { SharedReferences } from './SharedReferences';
+import { SideEditor } from './SideEditor';
 import { SplitOffer } from './SplitOffer';
 import { TemplateDialog } from './TemplateDialog';
 import { TotalsBar } from './TotalsBar';
@@ -19,8 +22,12 @@ import { useDraftRestore } from './use-draft-restore';
 import { useDraftSubmission } from './use-draft-submission';
 import { useIssuesByRow } from './use-issues-by-row';
 import { useReferenceDrop } from './use-reference-drop';
+import { SETTLE_MS, useSettled } from './use-settled';
 import { runModelsOf, useRunModels } from './run-models';
 import './compose.css';
+
+/** Drawn again only when the checked draft or its report changes, not with each keystroke's render. */
+const CheckedSplitOffer = memo(SplitOffer);
 
 /**
  * Compose: the page over the draft being edited. Its parts each do one thing: the toolbar, shared
@@ -32,7 +39,12 @@ export function ComposeScreen() {
   const { draft, load, change } = useCompose();
   const models = useDraftRestore();
   const saveState = useAutosave(draft);
-  const { report, byRow } = useIssuesByRow(draft);
+  // The checks of every row, the totals and the split offer follow the draft a moment later, in a
+  // render React can interrupt: a keystroke in a grid of 2,000 rows is drawn within the frame, not
+  // after the whole draft has been checked again.
+  const checked = useDeferredValue(draft);
+  const { report, byRow } = useIssuesByRow(checked);
+  const settled = useSettled(checked, SETTLE_MS);
   const extraModels = useRunModels((s) => s.extra);
   // Only models this profile offers: one ticked before a profile switch is not sent to.
   const runModels = useMemo(
@@ -49,7 +61,9 @@ export function ComposeScreen() {
   const drop = useReferenceDrop(change, setNotices);
   const grid = useRef<PromptGridHandle>(null);
   const lastInvalid = useRef(-1);
-  useComposeShortcuts();
+  const sideRow = useGridSelection((s) => s.sideRow);
+  const onSplit = useCallback((count: number) => setNotices([t('compose.splitDone', { count })]), [t]);
+  useComposeShortcuts(useCallback(() => setPanel('find'), []));
 
   /** Takes the user to the next row that needs attention, after the last one shown, wrapping round. */
   const goToInvalid = useCallback(() => {
@@ -92,20 +106,21 @@ export function ComposeScreen() {
         tabIndex={-1}
         data-testid="reference-input"
       />
-      <div className="compose-head">
-        <h1 id="screen-title">{t('compose.title')}</h1>
-        <span className="muted save-state" role="status" data-testid="save-state">
-          {saveState === 'saving' ? t('compose.saving') : t('compose.saved')}
-        </span>
+      <div className="compose-top">
+        <div className="compose-head">
+          <h1 id="screen-title">{t('compose.title')}</h1>
+          <span className="muted save-state" role="status" data-testid="save-state">
+            {saveState === 'saving' ? t('compose.saving') : t('compose.saved')}
+          </span>
+        </div>
+        <ComposeToolbar
+          draft={draft}
+          models={models.data}
+          panel={panel}
+          onPanel={setPanel}
+          onPickFiles={() => drop.pickFiles(undefined)}
+        />
       </div>
-
-      <ComposeToolbar
-        draft={draft}
-        models={models.data}
-        panel={panel}
-        onPanel={setPanel}
-        onPickFiles={() => drop.pickFiles(undefined)}
-      />
       {panel === 'drafts' && (
         <DraftsMenu
           currentId={draft.id}
@@ -113,7 +128,6 @@ export function ComposeScreen() {
           onOpen={(d) => (load(d), setPanel(undefined))}
         />
       )}
-      <SharedReferences draft={draft} />
 
       {notices.map((n) => (
         <p key={n} className="notice" role="status">
@@ -124,7 +138,10 @@ export function ComposeScreen() {
         <OversizeNotice key={ref.id} reference={ref} onDone={() => drop.downscaled(ref.id)} />
       ))}
 
-      <KnowledgeInsert />
+      <div className="compose-panels">
+        <SharedReferences draft={draft} />
+        <KnowledgeInsert />
+      </div>
       {draft.items.length === 0 && <p className="empty-state">{t('compose.empty')}</p>}
       <PromptGrid
         ref={grid}
@@ -136,14 +153,12 @@ export function ComposeScreen() {
       />
 
       <TotalsBar report={report} submission={submission} models={runModels} onGoToInvalid={goToInvalid} />
-      <SplitOffer
-        draft={draft}
-        report={report}
-        onSplit={(count) => setNotices([t('compose.splitDone', { count })])}
-      />
+      <CheckedSplitOffer draft={settled ?? draft} report={report} onSplit={onSplit} />
       {drop.error && <ErrorNotice error={drop.error.toView()} />}
       {submission.error && <ErrorNotice error={submission.error.toView()} />}
       {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
+      {panel === 'find' && <FindReplace onClose={() => setPanel(undefined)} />}
+      {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
       {panel === 'template' && (
         <TemplateDialog
           onAdd={(prompts) => {

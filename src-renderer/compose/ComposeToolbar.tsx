@@ -6,7 +6,7 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { useCompose } from './compose-store';
 import { RunModelsPicker } from './RunModelsPicker';
 
-export type ComposePanel = 'import' | 'template' | 'drafts';
+export type ComposePanel = 'import' | 'template' | 'drafts' | 'find';
 
 /** Offers the browser a file to save, as a download of the page. */
 function saveText(text: string, name: string, type: string) {
@@ -64,13 +64,17 @@ export function ComposeToolbar({
             ))}
           </select>
         </label>
-        <RunModelsPicker primary={draft.model} models={models} />
+        {/* The buttons begin the second line, the other models of a run at its end. */}
+        <span className="line-break" aria-hidden="true" />
         <div className="toolbar-buttons">
           <button type="button" onClick={undo} disabled={!past.length} title="Ctrl+Z">
             {t('compose.undo')}
           </button>
           <button type="button" onClick={redo} disabled={!future.length} title="Ctrl+Shift+Z">
             {t('compose.redo')}
+          </button>
+          <button type="button" onClick={() => onPanel('find')} title="Ctrl+H" data-testid="open-find">
+            {t('compose.findReplace')}
           </button>
           <button type="button" onClick={() => onPanel('import')} data-testid="open-import">
             {t('compose.import')}
@@ -104,6 +108,7 @@ export function ComposeToolbar({
             {t('compose.drafts')}
           </button>
         </div>
+        <RunModelsPicker primary={draft.model} models={models} />
       </div>
       {exportCsv.error && <ErrorNotice error={exportCsv.error.toView()} compact />}
     </>

@@ -3,9 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useCompose } from './compose-store';
+import { useComposePrefs } from './compose-prefs';
 import { draftActions } from './draft-actions';
 
-/** Looks up the knowledge base (a house style, say) and appends a hit to every row or to one row. */
+/**
+ * Looks up the knowledge base (a house style, say) and appends a hit to every row or to one row.
+ * Folded, it is one line beside the shared references.
+ */
 export function KnowledgeInsert() {
   const { t } = useTranslation();
   const { draft, change } = useCompose();
@@ -13,6 +17,8 @@ export function KnowledgeInsert() {
   const search = useStudioMutation('kb.search', { invalidates: ['kb.history'] });
   const [query, setQuery] = useState('');
   const [row, setRow] = useState(1);
+  const open = useComposePrefs((s) => s.kbOpen);
+  const toggle = useComposePrefs((s) => s.toggle);
   if (!draft) return null;
 
   const append = (text: string, index?: number) =>
@@ -28,7 +34,12 @@ export function KnowledgeInsert() {
     }));
 
   return (
-    <details className="card kb-insert">
+    // Folded to its one-line title by default, and as the person last left it.
+    <details
+      className="kb-insert"
+      open={open}
+      onToggle={(e) => e.currentTarget.open !== open && toggle('kbOpen')}
+    >
       <summary>{t('kb.insertTitle')}</summary>
       <div className="field-row">
         <label className="field grow">

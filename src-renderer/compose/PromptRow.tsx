@@ -1,8 +1,10 @@
-import { memo, useState, type ClipboardEvent } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
 import type { DraftIssue } from '../../src-shared/draft-rules';
 import { draftActions } from './draft-actions';
+import { parseMarks, rowMarks, useGridSelection } from './grid-selection';
+import { withCellText } from './grid-range';
 import { ReferenceThumb } from './ReferenceThumb';
 
 /** Pasted text with several lines makes several rows; one line stays in the cell. */
@@ -20,14 +22,22 @@ interface PromptRowProps {
   issues: DraftIssue[] | undefined;
   references: Map<string, ReferenceImage>;
   change(update: (d: Draft) => Draft, key?: string): void;
-  onRowFiles(files: File[], row: number): void;
-  onPasteLines(lines: string[], row: number): void;
   onPickFiles(row: number): void;
 }
 
+/** Class names of a text cell: in the selected range, under the cursor, being edited. */
+function cellClass(base: string, marks: ReturnType<typeof parseMarks>, col: number): string {
+  let name = `cell ${base}`;
+  if (marks.selected(col)) name += ' selected';
+  if (marks.cursor === col) name += marks.editing ? ' cursor editing' : ' cursor';
+  return name;
+}
+
 /**
- * One row of the prompt grid: its id, prompt, image count, references and row buttons. Memoised, so
- * typing in one row re-renders that row alone.
+ * One row of the prompt grid, one line high: its id, prompt, image count, references and row buttons.
+ * Memoised, and it reads only its own marks from the selection, so typing in one row or moving the
+ * cursor re-renders the rows concerned alone. A cell is read-only until it is edited (Enter, F2, a
+ * double click or a typed character): until then keys move the cursor, as in a spreadsheet.
  */
 export const PromptRow = memo(function PromptRow({
   item,
@@ -35,27 +45,22 @@ export const PromptRow = memo(function PromptRow({
   issues,
   references,
   change,
-  onRowFiles,
-  onPasteLines,
   onPickFiles,
 }: PromptRowProps) {
   const { t } = useTranslation();
+  const marks = parseMarks(useGridSelection((s) => rowMarks(s, index)));
+  const openSide = useGridSelection((s) => s.openSide);
   const [dragging, setDragging] = useState(false);
   const n = index + 1;
-  // The drop itself goes on to the screen's drop zone, which ends its highlight and gives the
-  // files to this row (data-drop-row); stopping it here left the whole screen outlined.
-  const onDrop = () => setDragging(false);
-  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
-    if (e.clipboardData.files.length) {
-      e.preventDefault();
-      onRowFiles([...e.clipboardData.files], index);
-      return;
-    }
-    const lines = pastedLines(e.clipboardData.getData('text/plain'));
-    if (!lines) return;
-    e.preventDefault();
-    onPasteLines(lines, index);
-  };
+  const label = (column: string) => `${t('compose.rowLabel', { n })} ${column}`;
+  const edit = (col: number, text: string, key: string) =>
+    change(
+      (d) => ({ ...d, items: d.items.map((it, i) => (i === index ? withCellText(it, col, text) : it)) }),
+      key,
+    );
+  // Only the cursor's cell is in the tab order, so Tab into the grid lands on it (a roving tabindex).
+  const tabIndex = (col: number) => (marks.cursor === col ? 0 : -1);
+  const editable = (col: number) => marks.cursor === col && marks.editing;
   const hasIssues = !!issues?.length;
   return (
     <div
@@ -64,6 +69,8 @@ export const PromptRow = memo(function PromptRow({
       className={`grid-row${hasIssues ? ' has-issues' : ''}${dragging ? ' drop-target' : ''}`}
       data-testid={`grid-row-${index}`}
       data-drop-row={index}
+      // The drop itself goes on to the screen's drop zone, which ends its highlight and gives the
+      // files to this row (data-drop-row); stopping it here left the whole screen outlined.
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) {
           e.preventDefault();
@@ -72,54 +79,49 @@ export const PromptRow = memo(function PromptRow({
         }
       }}
       onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
+      onDrop={() => setDragging(false)}
     >
-      <div role="cell" className="cell cell-index">
+      <div role="rowheader" className="cell cell-index">
         {n}
       </div>
-      <div role="cell" className="cell cell-id">
+      <div role="gridcell" className={cellClass('cell-id', marks, 0)} aria-selected={marks.selected(0)}>
         <input
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colId')}`}
+          aria-label={label(t('compose.colId'))}
           data-row={index}
-          data-col="id"
+          data-col={0}
+          tabIndex={tabIndex(0)}
+          readOnly={!editable(0)}
           value={item.customId}
           spellCheck={false}
-          onChange={(e) => change(draftActions.setItem(index, { customId: e.target.value }), `id:${index}`)}
+          onChange={(e) => edit(0, e.target.value, `id:${index}`)}
         />
       </div>
-      <div role="cell" className="cell cell-prompt">
+      <div role="gridcell" className={cellClass('cell-prompt', marks, 1)} aria-selected={marks.selected(1)}>
         <textarea
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colPrompt')}`}
+          aria-label={label(t('compose.colPrompt'))}
           aria-invalid={hasIssues || undefined}
           data-row={index}
-          data-col="prompt"
+          data-col={1}
+          tabIndex={tabIndex(1)}
+          readOnly={!editable(1)}
           value={item.prompt}
-          rows={3}
-          onChange={(e) => change(draftActions.setItem(index, { prompt: e.target.value }), `prompt:${index}`)}
-          onPaste={onPaste}
+          rows={1}
+          onChange={(e) => edit(1, e.target.value, `prompt:${index}`)}
         />
-        {hasIssues && (
-          <ul className="row-issues" data-testid={`row-issues-${index}`}>
-            {issues!.map((issue, i) => (
-              <li key={i}>{t(`compose.issue.${issue.code}`, issue.params)}</li>
-            ))}
-          </ul>
-        )}
       </div>
-      <div role="cell" className="cell cell-count">
+      <div role="gridcell" className={cellClass('cell-count', marks, 2)} aria-selected={marks.selected(2)}>
         <input
-          aria-label={`${t('compose.rowLabel', { n })} ${t('compose.colCount')}`}
+          aria-label={label(t('compose.colCount'))}
           data-row={index}
-          data-col="count"
+          data-col={2}
+          tabIndex={tabIndex(2)}
+          readOnly={!editable(2)}
           inputMode="numeric"
           value={String(item.outputCount)}
-          onChange={(e) => {
-            const value = Number(e.target.value.replace(/\D/g, '') || 0);
-            change(draftActions.setItem(index, { outputCount: value }), `count:${index}`);
-          }}
+          onChange={(e) => edit(2, e.target.value, `count:${index}`)}
         />
       </div>
-      <div role="cell" className="cell cell-refs">
+      <div role="gridcell" className="cell cell-refs">
         {item.referenceIds.map((id) => {
           const ref = references.get(id);
           return ref ? (
@@ -133,16 +135,29 @@ export const PromptRow = memo(function PromptRow({
         <button
           type="button"
           className="ghost small"
+          tabIndex={-1}
           aria-label={t('compose.addRowRefs', { n })}
           onClick={() => onPickFiles(index)}
         >
           +
         </button>
       </div>
-      <div role="cell" className="cell cell-actions">
+      <div role="gridcell" className="cell cell-actions">
         <button
           type="button"
           className="icon"
+          tabIndex={-1}
+          aria-label={t('compose.openSideEditor', { n })}
+          title={t('compose.openSideEditor', { n })}
+          onClick={() => openSide(index)}
+          data-testid={`side-open-${index}`}
+        >
+          ✎
+        </button>
+        <button
+          type="button"
+          className="icon"
+          tabIndex={-1}
           aria-label={`${t('compose.moveUp')} ${n}`}
           onClick={() => change(draftActions.moveRow(index, -1))}
         >
@@ -151,6 +166,7 @@ export const PromptRow = memo(function PromptRow({
         <button
           type="button"
           className="icon"
+          tabIndex={-1}
           aria-label={`${t('compose.moveDown')} ${n}`}
           onClick={() => change(draftActions.moveRow(index, 1))}
         >
@@ -159,6 +175,7 @@ export const PromptRow = memo(function PromptRow({
         <button
           type="button"
           className="icon"
+          tabIndex={-1}
           aria-label={`${t('compose.duplicate')} ${n}`}
           onClick={() => change(draftActions.duplicateRow(index))}
         >
@@ -167,12 +184,23 @@ export const PromptRow = memo(function PromptRow({
         <button
           type="button"
           className="icon danger"
+          tabIndex={-1}
           aria-label={`${t('compose.remove')} ${n}`}
           onClick={() => change(draftActions.removeRow(index))}
         >
           ×
         </button>
       </div>
+      {hasIssues && (
+        // A cell of its own on a second line, under the row's text cells.
+        <div role="gridcell" className="row-issues-cell">
+          <ul className="row-issues" data-testid={`row-issues-${index}`}>
+            {issues!.map((issue, i) => (
+              <li key={i}>{t(`compose.issue.${issue.code}`, issue.params)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 });

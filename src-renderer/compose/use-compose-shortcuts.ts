@@ -11,15 +11,15 @@ function belongsToGrid(target: EventTarget | null): boolean {
 }
 
 /**
- * The grid's undo, from anywhere on the screen but a dialog or a text field outside the grid: there
+ * The grid's undo and find and replace, from anywhere on the screen but a dialog or a text field outside the grid: there
  * Ctrl+Z is the field's own undo.
  */
-export function useComposeShortcuts(): void {
+export function useComposeShortcuts(openFind: () => void): void {
   const undo = useCompose((s) => s.undo);
   const redo = useCompose((s) => s.redo);
   useScreenShortcuts(
     COMPOSE_SCREEN_SHORTCUTS,
-    { undo, redo },
+    { undo, redo, findReplace: openFind },
     { inTextFields: true, ignore: (e) => !belongsToGrid(e.target) },
   );
 }

@@ -44,11 +44,11 @@ describe('matching a key press', () => {
   });
 
   it('runs the first matching handler, and leaves the key alone when the handler declines', () => {
-    const group = { shortcuts: [{ id: 'rowUp', keys: ['arrowup'] }] as const };
+    const group = { shortcuts: [{ id: 'cellMove', keys: ['arrowup'] }] as const };
     let ran = 0;
-    expect(keyHandler(group, { rowUp: () => void ran++ })(press({ key: 'ArrowUp' }))).toBe(true);
-    expect(keyHandler(group, { rowUp: () => false })(press({ key: 'ArrowUp' }))).toBe(false);
-    expect(keyHandler(group, { rowUp: () => void ran++ })(press({ key: 'ArrowDown' }))).toBe(false);
+    expect(keyHandler(group, { cellMove: () => void ran++ })(press({ key: 'ArrowUp' }))).toBe(true);
+    expect(keyHandler(group, { cellMove: () => false })(press({ key: 'ArrowUp' }))).toBe(false);
+    expect(keyHandler(group, { cellMove: () => void ran++ })(press({ key: 'ArrowDown' }))).toBe(false);
     expect(ran).toBe(1);
   });
 });

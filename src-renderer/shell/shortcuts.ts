@@ -42,16 +42,37 @@ export const DIALOG_KEYS = group('dialogs', [
 export const COMPOSE_SCREEN_SHORTCUTS = group('composeScreen', [
   { id: 'undo', keys: ['mod+z'] },
   { id: 'redo', keys: ['mod+shift+z', 'mod+y'] },
+  { id: 'findReplace', keys: ['mod+h'] },
 ]);
 
+/**
+ * The grid's keys, spreadsheet style. Moving keys work on the cell cursor, and leave the key to the
+ * field while a cell is being edited (its caret moves instead), except from a prompt's first or last
+ * line up or down. Copy, cut and paste are the browser's clipboard events, taken by the grid: they
+ * are listed here so the overlay shows them, and their handlers leave the key to the browser.
+ */
 export const PROMPT_GRID_SHORTCUTS = group('promptGrid', [
-  { id: 'rowUp', keys: ['arrowup'] },
-  { id: 'rowDown', keys: ['arrowdown'] },
-  { id: 'enterDown', keys: ['enter'] },
-  { id: 'column', keys: ['mod+arrowleft', 'mod+arrowright'] },
+  { id: 'cellMove', keys: ['arrowup', 'arrowdown', 'arrowleft', 'arrowright'], label: '← → ↑ ↓' },
+  {
+    id: 'cellExtend',
+    keys: ['shift+arrowup', 'shift+arrowdown', 'shift+arrowleft', 'shift+arrowright'],
+    label: 'Shift + ← → ↑ ↓ / Shift+click',
+  },
+  { id: 'cellNext', keys: ['tab', 'shift+tab'] },
+  { id: 'rowStartEnd', keys: ['home', 'end', 'mod+home', 'mod+end'] },
+  { id: 'editCell', keys: ['enter', 'f2'] },
+  { id: 'newLine', keys: ['alt+enter', 'shift+enter'] },
+  { id: 'cancelEdit', keys: ['escape'] },
+  { id: 'selectAllCells', keys: ['mod+a'] },
+  { id: 'copyCells', keys: ['mod+c'] },
+  { id: 'cutCells', keys: ['mod+x'] },
+  { id: 'pasteCells', keys: ['mod+v'] },
+  { id: 'fillDown', keys: ['mod+d'] },
+  { id: 'clearCells', keys: ['delete', 'backspace'] },
+  { id: 'sideEditor', keys: ['mod+e'] },
   { id: 'addRow', keys: ['mod+enter'] },
   { id: 'moveRow', keys: ['alt+arrowup', 'alt+arrowdown'] },
-  { id: 'duplicateRow', keys: ['mod+d'] },
+  { id: 'duplicateRow', keys: ['mod+shift+d'] },
   { id: 'removeRow', keys: ['mod+shift+delete', 'mod+shift+backspace'] },
 ]);
 
@@ -152,6 +173,7 @@ const KEY_NAMES: Record<string, string> = {
   backspace: 'Backspace',
   home: 'Home',
   end: 'End',
+  f2: 'F2',
 };
 
 /** The keys of one shortcut as people read them: "Ctrl+Shift+Z / Ctrl+Y". */
