@@ -41,7 +41,7 @@ const result = await ingestBatchZip({
     if (from > 0) resumes++;
     const response = await fetch(url, { headers: from > 0 ? { range: `bytes=${from}-` } : {} });
     if (from > 0 && response.status !== 206) return undefined;
-    return response.body as AsyncIterable<Uint8Array>;
+    return response.body as unknown as AsyncIterable<Uint8Array>;
   },
   targetDir: join(staging, 'images'),
   expectedSuccessCount: successCount,

@@ -254,11 +254,14 @@ export class BatchClient {
         await response.body?.cancel().catch(() => undefined);
         return undefined;
       }
-      return { body: response.body as AsyncIterable<Uint8Array>, total: Number(range[3]) || undefined };
+      return {
+        body: response.body as unknown as AsyncIterable<Uint8Array>,
+        total: Number(range[3]) || undefined,
+      };
     }
     if (!response.ok || !response.body) throw await readError(ex);
     return {
-      body: response.body as AsyncIterable<Uint8Array>,
+      body: response.body as unknown as AsyncIterable<Uint8Array>,
       total: Number(response.headers.get('content-length')) || undefined,
     };
   }
