@@ -9,7 +9,6 @@ export type UpdateMode = z.infer<typeof updateModeSchema>;
 
 /** `beta` also offers pre-releases (1.2.0-beta.1); `latest` only releases. */
 export const updateChannelSchema = z.enum(['latest', 'beta']);
-export type UpdateChannel = z.infer<typeof updateChannelSchema>;
 
 export const updatePreferencesSchema = z
   .object({
