@@ -11,13 +11,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import config from '../../electron-builder.config';
+import { builderConfig } from '../../electron-builder.config';
+import { PUBLISHER_NAME } from '../../src-main/electron/product';
+import { APP_FILES_LIMIT_MB } from '../size-limits.mjs';
+import { sizeReport } from './size-report';
 import { ELECTRON_DEFAULT_FUSES, FUSE_OFF, FUSE_ON, makeElectronStandin } from './electron-standin';
 import { installedPackages, lockedPackages } from './installed-packages';
 import { bareImports, runBeside, unresolvable } from './module-imports';
 import { startPackagedBrowserMode, type PackagedBrowserMode } from './packaged-browser-mode';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The update feed this check builds with, as a release would set STUDIO_UPDATE_URL. */
+const FEED = 'https://updates.batch-image-studio.example/stable/';
+const config = builderConfig({ STUDIO_UPDATE_URL: FEED });
 const BUNDLES = ['out/main/index.js', 'out/main/web.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** Packages only the build and the tests use: none may reach a user's disk. */
 const DEV_ONLY = [
@@ -175,6 +181,24 @@ describe('the packaged app', () => {
     const packages = specifiers.filter((s) => s !== 'electron');
     expect(packages).toContain('sharp');
     expect(await unresolvable(join(appDir, 'out/main'), packages)).toEqual([]);
+  });
+
+  it('carries app-update.yml with the generic feed and the publisher name', async () => {
+    const yml = await readFile(join(resources, 'app-update.yml'), 'utf8');
+    const lines = yml.split('\n').map((l) => l.trim());
+    expect(lines).toContain('provider: generic');
+    expect(lines).toContain(`url: ${FEED}`);
+    expect(lines).toContain('updaterCacheDirName: batch-image-studio-updater');
+    // The publisher the Windows updater checks each downloaded installer's signature against.
+    expect(lines.slice(lines.indexOf('publisherName:') + 1)).toContain(`- ${PUBLISHER_NAME}`);
+    // And a build without STUDIO_UPDATE_URL has no feed at all (the studio then says so).
+    expect(builderConfig({}).publish).toBeNull();
+  });
+
+  it(`keeps the app's own files within ${APP_FILES_LIMIT_MB} MB, and prints what they are`, async () => {
+    const report = await sizeReport(resources, join(resources, 'app.asar'));
+    console.log(report.text);
+    expect(report.totalMB).toBeLessThanOrEqual(APP_FILES_LIMIT_MB);
   });
 
   it('starts in browser mode from the packaged files and answers the page and the API', async () => {
