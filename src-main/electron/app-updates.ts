@@ -2,18 +2,16 @@ import { app, BrowserWindow, dialog } from 'electron';
 // electron-updater is CommonJS whose `autoUpdater` export Node's ESM loader cannot see by name.
 import electronUpdater from 'electron-updater';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import type { Language } from '../../src-shared/settings';
 import type { UpdateAvailability, UpdateStatus } from '../../src-shared/updates';
 import { logCaught, logInfo } from '../services/log/studio-log';
 import { AppUpdaterEngine } from '../services/updates/app-updater-engine';
+import { updateAvailability } from '../services/updates/update-availability';
 import type { UpdateService } from '../services/updates/update-service';
 import type { UpdaterEngine } from '../services/updates/updater-engine';
-
-/** What a deb user runs; the studio never asks for a password to update itself. */
-export const DEB_UPDATE_COMMAND = 'sudo apt update && sudo apt install --only-upgrade batch-image-studio';
 
 /** electron-builder writes the Linux package's kind (deb, rpm, pacman) beside the app; absent in an AppImage. */
 function linuxPackageType(): string | undefined {
@@ -33,25 +31,17 @@ function writable(path: string): boolean {
   }
 }
 
-/**
- * Whether this copy can update itself, and electron-updater if so. A build made without
- * STUDIO_UPDATE_URL has no app-update.yml: it says so and checks nothing. A deb is updated by its
- * package manager; an AppImage in a folder the user cannot write to cannot be replaced.
- */
+/** This copy's updates: electron-updater when it can update itself, else why not (update-availability.ts). */
 export function desktopUpdates(): { availability: UpdateAvailability; engine?: UpdaterEngine } {
-  if (!app.isPackaged || !existsSync(join(process.resourcesPath, 'app-update.yml'))) {
-    return { availability: { kind: 'no-feed' } };
-  }
-  if (process.platform === 'linux') {
-    const packageType = linuxPackageType();
-    if (packageType === 'deb')
-      return { availability: { kind: 'package-manager', detail: DEB_UPDATE_COMMAND } };
-    const appImage = process.env.APPIMAGE;
-    if (!appImage) return { availability: { kind: 'no-feed' } };
-    if (!writable(dirname(appImage)) || !writable(appImage)) {
-      return { availability: { kind: 'unwritable', detail: appImage } };
-    }
-  }
+  const availability = updateAvailability({
+    packaged: app.isPackaged,
+    hasUpdateConfig: existsSync(join(process.resourcesPath, 'app-update.yml')),
+    platform: process.platform,
+    linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
+    appImage: process.env.APPIMAGE,
+    writable,
+  });
+  if (availability.kind !== 'ready') return { availability };
   // Read here, not at import: the getter builds the platform's updater, which needs the app ready.
   const { autoUpdater } = electronUpdater;
   autoUpdater.logger = {
@@ -60,7 +50,7 @@ export function desktopUpdates(): { availability: UpdateAvailability; engine?: U
     error: (message: unknown) => logCaught('updater', message),
     debug: () => undefined,
   };
-  return { availability: { kind: 'ready' }, engine: new AppUpdaterEngine(autoUpdater) };
+  return { availability, engine: new AppUpdaterEngine(autoUpdater) };
 }
 
 function messagesOf(language: Language) {
