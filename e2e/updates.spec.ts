@@ -1,4 +1,4 @@
-import { expect, expectNoSeriousA11yIssues, openScreen, test } from './studio-fixture';
+import { expect, expectNoSeriousA11yIssues, openScreen, screenshot, test } from './studio-fixture';
 
 // Browser mode never updates itself: its Updates section, its "Check for Updates…" (the desktop
 // menu's item, here in Settings since a page has no menu bar) and the banner are shown but inert,
@@ -51,6 +51,8 @@ test.describe('browser mode with a demo update', () => {
     await expect(banner.getByTestId('update-notes')).toHaveText(/faster library scrolling/);
     await expect(banner.getByTestId('update-inert')).toHaveText(/Restart now does nothing here/);
     await expectNoSeriousA11yIssues(page);
+    await page.getByTestId('update-settings').scrollIntoViewIfNeeded();
+    await screenshot(page, 'update-banner');
 
     // Inert: nothing restarts, nothing waits, the offer stays.
     await banner.getByRole('button', { name: 'Restart now' }).click();
