@@ -27,7 +27,7 @@ import {
 } from './library-view';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
-import { updatePreferencesSchema, updateStatusSchema } from './updates';
+import { updateMethods, updateStatusSchema } from './updates';
 import {
   budgetCheckInputSchema,
   budgetCheckSchema,
@@ -411,21 +411,7 @@ export const studioMethods = {
     output: referenceImageSchema.extend({ converted: z.boolean() }),
   },
 
-  /** Updates of the installed studio: what was found, what it waits for, and the preferences. */
-  'updates.status': { input: none, output: updateStatusSchema },
-  /** "Check for Updates…": a check now, whatever the schedule (refused when updates are off). */
-  'updates.check': { input: none, output: updateStatusSchema },
-  'updates.setPreferences': { input: updatePreferencesSchema.partial().strict(), output: updateStatusSchema },
-  /**
-   * "Restart now": installs the downloaded update and restarts, at once when nothing runs; while a
-   * batch downloads, a submission is sent or a KB upload runs, it waits (`restartPending`) and
-   * `waitingFor` says for what. Browser mode answers the status unchanged: nothing installs there.
-   */
-  'updates.restart': { input: none, output: updateStatusSchema },
-  /** "Later": puts the banner away (and a waiting restart off) until the next version or start. */
-  'updates.later': { input: none, output: updateStatusSchema },
-  /** "Skip this version": not offered again; a later version is. */
-  'updates.skip': { input: none, output: updateStatusSchema },
+  ...updateMethods,
 } as const;
 
 /** Pushed from main to the renderer; the renderer never polls. */

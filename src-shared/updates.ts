@@ -90,3 +90,24 @@ export function isBusy(work: WorkInProgress): boolean {
 export function notesIn(notes: ReleaseNotes, language: 'en' | 'zh-CN'): string {
   return notes[language] ?? notes.any ?? notes.en ?? '';
 }
+
+const none = z.object({}).strict();
+
+/** The contract's update methods (studio-api.ts spreads them into studioMethods). */
+export const updateMethods = {
+  /** Updates of the installed studio: what was found, what it waits for, and the preferences. */
+  'updates.status': { input: none, output: updateStatusSchema },
+  /** "Check for Updates…": a check now, whatever the schedule (none when updates are off). */
+  'updates.check': { input: none, output: updateStatusSchema },
+  'updates.setPreferences': { input: updatePreferencesSchema.partial().strict(), output: updateStatusSchema },
+  /**
+   * "Restart now": installs the downloaded update and restarts, at once when nothing runs; while a
+   * batch downloads, a submission is sent or a KB upload runs, it waits (`restartPending`) and
+   * `waitingFor` says for what. Browser mode answers the status unchanged: nothing installs there.
+   */
+  'updates.restart': { input: none, output: updateStatusSchema },
+  /** "Later": puts the banner away (and a waiting restart off) until the next version or start. */
+  'updates.later': { input: none, output: updateStatusSchema },
+  /** "Skip this version": not offered again; a later version is. */
+  'updates.skip': { input: none, output: updateStatusSchema },
+} as const;
