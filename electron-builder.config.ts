@@ -1,12 +1,38 @@
 import type { Configuration } from 'electron-builder';
+import { existsSync } from 'node:fs';
 import checkNativeArch from './build/native-arch.mjs';
-import { APP_ID, PRODUCT_NAME } from './src-main/electron/product';
+import { APP_ID, PRODUCT_NAME, PUBLISHER_NAME } from './src-main/electron/product';
 
 // Installers for Batch Image Studio: `npm run dist` builds the host platform's. The name, version,
 // description and author come from package.json. build/package-check/ verifies the result offline.
 
 /** The native modules: their .node binaries and shared libraries cannot be loaded from inside an asar. */
-const NATIVE_MODULES = ['sharp', '@img', '@napi-rs', 'libsql', '@libsql'];
+const NATIVE_MODULES = ['sharp', '@img', 'libsql', '@libsql'];
+
+/** The release's notes (`[en]` and `[zh-CN]` parts), copied into the feed's latest*.yml when present. */
+const RELEASE_NOTES = 'build/release-notes.md';
+
+/**
+ * Where installed copies look for updates: a generic feed (any static host) set at build time by
+ * STUDIO_UPDATE_URL. Without it the build has no app-update.yml and the studio says it checks
+ * nothing. publisherName rides in app-update.yml so that Windows checks each downloaded installer
+ * is signed by us (verifyUpdateCodeSignature); STUDIO_WINDOWS_PUBLISHER names the certificate's
+ * subject when it differs.
+ */
+function updateFeed(env: NodeJS.ProcessEnv): Configuration['publish'] {
+  const url = env.STUDIO_UPDATE_URL?.trim();
+  if (!url) return null;
+  return {
+    provider: 'generic',
+    url,
+    publisherName: [env.STUDIO_WINDOWS_PUBLISHER?.trim() || PUBLISHER_NAME],
+  };
+}
+
+/** The configuration for an environment: `npm run dist` and `npm run release` read process.env. */
+export function builderConfig(env: NodeJS.ProcessEnv = process.env): Configuration {
+  return { ...config, publish: updateFeed(env) };
+}
 
 const config: Configuration = {
   appId: APP_ID,
@@ -23,8 +49,23 @@ const config: Configuration = {
     // eight weights and its WOFF2 copies (for web pages) would add 70 MB nobody uses.
     '!node_modules/@fontsource/noto-sans-sc/files/*-{100,200,300,500,600,700,800,900}-normal.*',
     '!node_modules/@fontsource/noto-sans-sc/files/*.woff2',
+    // What the installed studio never loads (the packaging check prints what is left, by package):
+    // libsql's musl build (Alpine) beside the glibc one, as every target here is glibc;
+    '!node_modules/@libsql/*-musl{,/**}',
+    // pdfkit's builds for browsers and bundlers (main loads js/pdfkit.node.mjs and its data), and
+    // the copy of yarn (3.8 MB) its package carries;
+    '!node_modules/pdfkit/js/pdfkit.{browser,standalone,old,browser.old}.*',
+    '!node_modules/pdfkit/.yarn{,/**}',
+    // fontkit's browser builds (Node loads dist/module.mjs or dist/main.cjs);
+    '!node_modules/fontkit/dist/browser*',
+    // brotli's compressor: fontkit only decompresses (WOFF2), with brotli/dec.
+    '!node_modules/brotli/build{,/**}',
   ],
   asar: true,
+  // Beta builds (1.2.0-beta.1) write beta*.yml; releases write latest*.yml and beta*.yml, so the beta
+  // channel in Settings also gets each release.
+  generateUpdatesFilesForAllChannels: true,
+  ...(existsSync(RELEASE_NOTES) ? { releaseInfo: { releaseNotesFile: RELEASE_NOTES } } : {}),
   asarUnpack: NATIVE_MODULES.map((name) => `node_modules/${name}/**`),
   // Every native dependency ships N-API prebuilds for each platform; nothing to compile.
   npmRebuild: false,
@@ -53,12 +94,20 @@ const config: Configuration = {
     // product name once it starts) is grouped under it rather than under the package name.
     desktop: { entry: { Name: PRODUCT_NAME, StartupWMClass: PRODUCT_NAME } },
   },
+  // No version in the AppImage's name: the updater replaces the file in place, so a launcher or
+  // desktop shortcut pointing at it keeps working after an update.
+  appImage: {
+    artifactName: 'batch-image-studio-${arch}.${ext}',
+  },
   deb: {
     artifactName: 'batch-image-studio_${version}_${arch}.${ext}',
   },
   win: {
     target: [{ target: 'nsis', arch: ['x64'] }],
     icon: 'build/icons/icon.ico',
+    // Each downloaded update must carry our code signature (publisherName, above and here).
+    verifyUpdateCodeSignature: true,
+    signtoolOptions: { publisherName: [PUBLISHER_NAME] },
   },
   nsis: {
     oneClick: false,
@@ -66,10 +115,14 @@ const config: Configuration = {
     artifactName: 'batch-image-studio-Setup-${version}.${ext}',
   },
   mac: {
-    target: [{ target: 'dmg', arch: ['arm64', 'x64'] }],
+    // The zip is what Squirrel.Mac updates from; the dmg is for first installs.
+    target: [
+      { target: 'dmg', arch: ['arm64', 'x64'] },
+      { target: 'zip', arch: ['arm64', 'x64'] },
+    ],
     icon: 'build/icons/icon.icns',
     category: 'public.app-category.graphics-design',
   },
 };
 
-export default config;
+export default builderConfig();

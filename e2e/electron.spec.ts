@@ -122,7 +122,7 @@ test('a second launch brings the first window back and exits', async () => {
   }
 });
 
-test('the menu has the usual roles, the log folder and About, in the studio language', async () => {
+test('the menu has the usual roles, the log folder, About and Check for Updates…, in the studio language', async () => {
   const userData = freshDataDir();
   const app = await launch(userData);
   try {
@@ -179,7 +179,25 @@ test('the menu has the usual roles, the log folder and About, in the studio lang
       expect(about).toHaveLength(1);
       expect(about[0]).toMatchObject({ title: 'About Batch Image Studio', message: 'Batch Image Studio' });
       expect(about[0]!.detail).toContain(`Version ${version}`);
+      // Run from out/, the studio is not packaged: it has no update feed, and About says so.
+      expect(about[0]!.detail).toContain('This build has no update address: it never checks for updates.');
     }
+
+    // Check for Updates… (Help, or the app menu on macOS): without a feed it checks nothing, and says so.
+    await app.evaluate(({ dialog, Menu }) => {
+      const seen = globalThis as unknown as { updateMessages?: string[] };
+      seen.updateMessages = [];
+      dialog.showMessageBox = (async (...args: unknown[]) => {
+        seen.updateMessages!.push((args[args.length - 1] as { message: string }).message);
+        return { response: 0, checkboxChecked: false };
+      }) as typeof dialog.showMessageBox;
+      Menu.getApplicationMenu()!.getMenuItemById('check-for-updates')!.click();
+    });
+    await expect
+      .poll(() =>
+        app.evaluate(() => (globalThis as unknown as { updateMessages?: string[] }).updateMessages ?? []),
+      )
+      .toEqual(['This build was made without an update address, so it never checks for updates.']);
 
     await win.getByTestId('language-select').selectOption('zh-CN');
     await expect

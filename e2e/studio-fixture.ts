@@ -29,6 +29,7 @@ export interface RunningStudio {
 async function startStudio(
   timeScale: number,
   dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-')),
+  extraEnv: Record<string, string> = {},
 ): Promise<{ studio: RunningStudio; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'out/main/web.js'), '--port', '0', '--data', dataDir], {
     cwd: root,
@@ -38,6 +39,7 @@ async function startStudio(
       // Items fail only where a prompt says [fail], so what the tests count is known.
       STUDIO_SANDBOX_ITEM_FAILURE_RATE: '0',
       LANG: 'en_US.UTF-8',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -71,7 +73,7 @@ async function startStudio(
       current.kill('SIGTERM');
       await exited;
       await meanwhile?.();
-      const next = await startStudio(timeScale, dataDir);
+      const next = await startStudio(timeScale, dataDir, extraEnv);
       const { url, origin, token, call } = next.studio;
       Object.assign(studio, { url, origin, token, call });
       running.set(studio, running.get(next.studio)!);
@@ -84,11 +86,17 @@ async function startStudio(
 /** The process behind each running studio, which a restart replaces. */
 const running = new WeakMap<RunningStudio, ChildProcess>();
 
-export const test = base.extend<{ studio: RunningStudio; sandboxTimeScale: number }>({
+export const test = base.extend<{
+  studio: RunningStudio;
+  sandboxTimeScale: number;
+  studioEnv: Record<string, string>;
+}>({
   /** How much faster than a real gateway the built-in sandbox runs; 300 makes a batch take seconds. */
   sandboxTimeScale: [300, { option: true }],
-  studio: async ({ sandboxTimeScale }, use) => {
-    const { studio } = await startStudio(sandboxTimeScale);
+  /** More environment for browser mode (STUDIO_UPDATES_DEMO, say), per spec with test.use. */
+  studioEnv: [{}, { option: true }],
+  studio: async ({ sandboxTimeScale, studioEnv }, use) => {
+    const { studio } = await startStudio(sandboxTimeScale, undefined, studioEnv);
     await use(studio);
     running.get(studio)?.kill('SIGTERM');
   },

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
+import { hslToRgb, PicturePixels } from './picture-pixels';
 
 export type OutputMime = 'image/png' | 'image/jpeg' | 'image/webp';
 
@@ -23,7 +23,8 @@ export interface RenderRequest {
   thumbnails?: Buffer[];
 }
 
-const FONT = '"DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", sans-serif';
+/** Pango's font list: Latin, then the CJK faces Linux, macOS and Windows have. */
+const FONT = 'DejaVu Sans, WenQuanYi Micro Hei, Noto Sans CJK SC, PingFang SC, Microsoft YaHei, sans-serif';
 
 /**
  * `[seed:X]` in a prompt fixes the picture's seed, as a fixed seed does on a real model: every item
@@ -45,115 +46,151 @@ function seedBytes(req: RenderRequest): Buffer {
   return createHash('sha256').update(req.prompt).update('\0').update(req.variant).digest();
 }
 
-/** Breaks text into lines that fit, by words for Latin text and by characters for CJK. */
-function wrap(ctx: SKRSContext2D, text: string, maxWidth: number, maxLines: number): string[] {
-  const tokens =
-    text.replace(/\s+/g, ' ').match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF]+|\s/g) ??
-    [];
-  const lines: string[] = [];
-  let line = '';
-  for (const token of tokens) {
-    const next = line + token;
-    if (ctx.measureText(next).width <= maxWidth || line.trim() === '') {
-      line = next;
-      continue;
-    }
-    lines.push(line.trim());
-    line = token.trim();
-    if (lines.length === maxLines) break;
-  }
-  if (lines.length < maxLines && line.trim()) lines.push(line.trim());
-  if (lines.length === maxLines && lines.join(' ').length < text.trim().length) {
-    lines[maxLines - 1] = lines[maxLines - 1]!.replace(/.{0,2}$/u, '') + '…';
-  }
-  return lines;
-}
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A similar variant's own change: a bright shape and a shadow, placed by the variant. */
-function drawChange(ctx: SKRSContext2D, req: RenderRequest, width: number, height: number): void {
+function drawChange(picture: PicturePixels, req: RenderRequest): void {
+  const { width, height } = req;
   const v = createHash('sha256').update(req.variant).update(req.label).digest();
   const unit = Math.min(width, height);
-  ctx.fillStyle = 'rgba(255, 255, 255, 0.32)';
-  ctx.beginPath();
-  ctx.arc((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.1, 0, Math.PI * 2);
-  ctx.fill();
-  ctx.fillStyle = 'rgba(0, 0, 0, 0.28)';
-  ctx.fillRect((v[3]! / 255) * width * 0.8, (v[4]! / 255) * height * 0.8, unit * 0.16, unit * 0.13);
+  picture.circle((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.1, [255, 255, 255], 0.32);
+  picture.rect(
+    (v[3]! / 255) * width * 0.8,
+    (v[4]! / 255) * height * 0.8,
+    unit * 0.16,
+    unit * 0.13,
+    [0, 0, 0],
+    0.28,
+  );
+}
+
+/**
+ * The picture without its text: the seed's gradient, 24 translucent circles placed and coloured by
+ * the seed, a variant's mark or change, the dark band the prompt is printed on, and the white boxes
+ * behind the thumbnails.
+ */
+function drawPicture(req: RenderRequest, boxes: { x: number; y: number; size: number }[]): PicturePixels {
+  const { width, height } = req;
+  const seed = seedBytes(req);
+  const hue = (seed[0]! * 360) / 256;
+  const unit = Math.min(width, height);
+  const picture = new PicturePixels(width, height);
+  picture.diagonalGradient(hslToRgb(hue, 55, 42), hslToRgb((hue + 140) % 360, 50, 22));
+  for (let i = 0; i < 24; i++) {
+    const b = seed[(i + 1) % seed.length]!;
+    const c = seed[(i * 7 + 3) % seed.length]!;
+    const color = hslToRgb((hue + b * 1.4) % 360, 70, 45 + (c % 30));
+    picture.circle((b / 255) * width, (c / 255) * height, unit * (0.04 + ((b ^ c) % 40) / 200), color, 0.28);
+  }
+  if (SIMILAR_SEED.test(req.prompt)) drawChange(picture, req);
+  if (FIXED_SEED.test(req.prompt)) {
+    // The variant's own small mark: what tells two outputs of one fixed seed apart.
+    const v = createHash('sha256').update(req.variant).update(req.label).digest();
+    const color = hslToRgb((v[0]! * 360) / 256, 70, 60);
+    picture.circle((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.02, color, 0.5);
+  }
+  picture.rect(0, height * 0.3, width, height * 0.4, [0, 0, 0], 0.45);
+  for (const box of boxes) picture.rect(box.x - 4, box.y - 4, box.size + 8, box.size + 8, [255, 255, 255], 1);
+  return picture;
+}
+
+type TextOverlay = { input: Buffer; raw: { width: number; height: number; channels: 4 }; height: number };
+
+/**
+ * White text set by Pango (inside sharp), wrapped by words for Latin text and by characters for CJK,
+ * at most `maxHeight` tall (later lines are cut, as the canvas's line limit did).
+ */
+async function textImage(
+  text: string,
+  options: { px: number; bold?: boolean; width: number; maxHeight: number },
+): Promise<TextOverlay | undefined> {
+  if (!text.trim()) return undefined;
+  const weight = options.bold ? ' weight="bold"' : '';
+  const { data, info } = await sharp({
+    text: {
+      text: `<span foreground="#ffffff"${weight}>${escapeXml(text.replace(/\s+/g, ' ').trim())}</span>`,
+      font: `${FONT} ${options.px}px`,
+      width: Math.max(1, Math.floor(options.width)),
+      wrap: 'word-char',
+      // Pango's own line height is about 1.16 em; this adds what makes it the 1.3 em it always was.
+      spacing: Math.round(options.px * 0.14),
+      rgba: true,
+    },
+  })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const width = Math.min(info.width, Math.floor(options.width));
+  const height = Math.min(info.height, Math.floor(options.maxHeight));
+  if (height < 1 || width < 1) return undefined;
+  const out = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    data.copy(out, y * width * 4, y * info.width * 4, (y * info.width + width) * 4);
+  }
+  // Pango's antialiased edges are lighter than the canvas's: each pixel's alpha a becomes
+  // 1 - (1 - a)², as if drawn twice, which brings the letters to the weight the stacks' hashes knew.
+  for (let i = 3; i < out.length; i += 4) {
+    const rest = 255 - out[i]!;
+    out[i] = 255 - Math.round((rest * rest) / 255);
+  }
+  return { input: out, raw: { width, height, channels: 4 }, height };
 }
 
 /** Draws a deterministic picture for a prompt: same prompt and variant, same pixels. */
 export async function renderImage(req: RenderRequest): Promise<Buffer> {
   const { width, height } = req;
-  const seed = seedBytes(req);
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  const hue = (seed[0]! * 360) / 256;
-
-  const background = ctx.createLinearGradient(0, 0, width, height);
-  background.addColorStop(0, `hsl(${hue}, 55%, 42%)`);
-  background.addColorStop(1, `hsl(${(hue + 140) % 360}, 50%, 22%)`);
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, width, height);
-
   const unit = Math.min(width, height);
-  for (let i = 0; i < 24; i++) {
-    const b = seed[(i + 1) % seed.length]!;
-    const c = seed[(i * 7 + 3) % seed.length]!;
-    ctx.fillStyle = `hsla(${(hue + b * 1.4) % 360}, 70%, ${45 + (c % 30)}%, 0.28)`;
-    ctx.beginPath();
-    ctx.arc((b / 255) * width, (c / 255) * height, unit * (0.04 + ((b ^ c) % 40) / 200), 0, Math.PI * 2);
-    ctx.fill();
-  }
-
-  if (SIMILAR_SEED.test(req.prompt)) drawChange(ctx, req, width, height);
-  if (FIXED_SEED.test(req.prompt)) {
-    // The variant's own small mark: what tells two outputs of one fixed seed apart.
-    const v = createHash('sha256').update(req.variant).update(req.label).digest();
-    ctx.fillStyle = `hsla(${(v[0]! * 360) / 256}, 70%, 60%, 0.5)`;
-    ctx.beginPath();
-    ctx.arc((v[1]! / 255) * width, (v[2]! / 255) * height, unit * 0.02, 0, Math.PI * 2);
-    ctx.fill();
-  }
-
   const margin = Math.round(unit * 0.06);
-  const promptSize = Math.max(12, Math.round(unit * 0.045));
-  ctx.fillStyle = 'rgba(0, 0, 0, 0.45)';
-  ctx.fillRect(0, height * 0.3, width, height * 0.4);
-  ctx.fillStyle = '#ffffff';
-  ctx.font = `${promptSize}px ${FONT}`;
-  ctx.textBaseline = 'top';
-  const lines = wrap(
-    ctx,
-    req.prompt,
-    width - margin * 2,
-    Math.max(1, Math.floor((height * 0.36) / (promptSize * 1.3))),
-  );
-  lines.forEach((line, i) => ctx.fillText(line, margin, height * 0.32 + i * promptSize * 1.3));
 
-  const labelSize = Math.max(12, Math.round(unit * 0.07));
-  ctx.font = `bold ${labelSize}px ${FONT}`;
-  ctx.textBaseline = 'bottom';
-  ctx.fillText(req.label, margin, height - margin, width - margin * 2);
-
-  const thumbs = req.thumbnails ?? [];
   const thumbSize = Math.round(unit * 0.18);
-  for (let i = 0; i < Math.min(thumbs.length, 4); i++) {
+  const thumbs: OverlayOptions[] = [];
+  const boxes: { x: number; y: number; size: number }[] = [];
+  for (const [i, thumb] of (req.thumbnails ?? []).slice(0, 4).entries()) {
     try {
-      const image = await loadImage(thumbs[i]!);
+      const input = await sharp(thumb).resize(thumbSize, thumbSize, { fit: 'fill' }).png().toBuffer();
       const x = width - margin - (i + 1) * (thumbSize + 8);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillRect(x - 4, margin - 4, thumbSize + 8, thumbSize + 8);
-      ctx.drawImage(image, x, margin, thumbSize, thumbSize);
+      boxes.push({ x, y: margin, size: thumbSize });
+      thumbs.push({ input, left: x, top: margin });
     } catch {
       // A thumbnail that cannot be drawn does not spoil the picture; it was validated on upload.
     }
   }
 
-  // sharp encodes faster than the canvas's own PNG encoder, at a size close to a real model's output.
-  const raw = ctx.getImageData(0, 0, width, height);
-  const pipeline = sharp(Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), {
-    raw: { width, height, channels: 4 },
-  }).removeAlpha();
+  const overlays: OverlayOptions[] = [...thumbs];
+  const promptSize = Math.max(12, Math.round(unit * 0.045));
+  const prompt = await textImage(req.prompt, {
+    px: promptSize,
+    width: width - margin * 2,
+    maxHeight: height * 0.36,
+  });
+  // Pango's image starts at the ink; the canvas set the first line's em box at 32 % of the height,
+  // about a tenth of the size above its tallest letters (measured on the canvas's own pictures).
+  if (prompt) {
+    const top = Math.round(height * 0.32) + Math.round(promptSize * 0.11);
+    overlays.push({ input: prompt.input, raw: prompt.raw, left: margin, top });
+  }
+  const labelSize = Math.max(12, Math.round(unit * 0.07));
+  const label = await textImage(req.label, {
+    px: labelSize,
+    bold: true,
+    width: width - margin * 2,
+    maxHeight: labelSize * 1.4,
+  });
+  // Pango's image ends at the ink; the label's em box sat on the margin, so its baseline is a
+  // descent (a fifth of the size) above it; the bold face's side bearing moves it right a little.
+  if (label)
+    overlays.push({
+      input: label.input,
+      raw: label.raw,
+      left: margin + Math.round(labelSize * 0.04),
+      top: Math.max(0, height - margin - label.height - Math.round(labelSize * 0.2)),
+    });
+
+  const picture = drawPicture(req, boxes);
+  const pipeline = sharp(picture.data, { raw: { width, height, channels: 3 } })
+    .composite(overlays)
+    .removeAlpha();
   if (req.mime === 'image/jpeg') return pipeline.jpeg({ quality: 88 }).toBuffer();
   if (req.mime === 'image/webp') return pipeline.webp({ quality: 85 }).toBuffer();
   return pipeline.png({ compressionLevel: 6 }).toBuffer();

@@ -27,6 +27,7 @@ import {
 } from './library-view';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
+import { updateMethods, updateStatusSchema } from './updates';
 import {
   budgetCheckInputSchema,
   budgetCheckSchema,
@@ -409,6 +410,8 @@ export const studioMethods = {
     input: z.object({ reference: referenceImageSchema }).strict(),
     output: referenceImageSchema.extend({ converted: z.boolean() }),
   },
+
+  ...updateMethods,
 } as const;
 
 /** Pushed from main to the renderer; the renderer never polls. */
@@ -429,6 +432,8 @@ export const studioEvents = {
   'library.changed': libraryChangedSchema,
   /** The desktop host asks the window to show a batch (a notification was clicked). */
   'app.showBatch': z.object({ id: z.string() }),
+  /** Every change of the update's state: found, downloading, ready, waiting for work, checked. */
+  'updates.changed': updateStatusSchema,
 } as const;
 
 export type StudioMethod = keyof typeof studioMethods;

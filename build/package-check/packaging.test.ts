@@ -11,13 +11,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import config from '../../electron-builder.config';
+import { builderConfig } from '../../electron-builder.config';
+import { PUBLISHER_NAME } from '../../src-main/electron/product';
+import { APP_FILES_LIMIT_MB } from '../size-limits.mjs';
+import { sizeReport } from './size-report';
 import { ELECTRON_DEFAULT_FUSES, FUSE_OFF, FUSE_ON, makeElectronStandin } from './electron-standin';
 import { installedPackages, lockedPackages } from './installed-packages';
 import { bareImports, runBeside, unresolvable } from './module-imports';
 import { startPackagedBrowserMode, type PackagedBrowserMode } from './packaged-browser-mode';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The update feed this check builds with, as a release would set STUDIO_UPDATE_URL. */
+const FEED = 'https://updates.batch-image-studio.example/stable/';
+const config = builderConfig({ STUDIO_UPDATE_URL: FEED });
 const BUNDLES = ['out/main/index.js', 'out/main/web.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 /** Packages only the build and the tests use: none may reach a user's disk. */
 const DEV_ONLY = [
@@ -138,10 +144,10 @@ describe('the packaged app', () => {
   it('keeps the native modules outside the asar', async () => {
     const natives = [...entries].filter((e) => e.endsWith('.node'));
     const sharpBinary = natives.filter((e) => /^\/node_modules\/@img\/sharp-[^/]+\/.*\.node$/.test(e));
-    const canvasBinary = natives.filter((e) => /^\/node_modules\/@napi-rs\/canvas-[^/]+\/.*\.node$/.test(e));
     const sqliteBinary = natives.filter((e) => /^\/node_modules\/@libsql\/[^/]+\/.*\.node$/.test(e));
     expect(sharpBinary.length).toBeGreaterThan(0);
-    expect(canvasBinary.length).toBeGreaterThan(0);
+    // The sandbox draws with sharp: the 35 MB canvas package is a development tool only.
+    expect(natives.filter((e) => e.startsWith('/node_modules/@napi-rs/'))).toEqual([]);
     expect(sqliteBinary.length).toBeGreaterThan(0);
     for (const native of natives) {
       expect(existsSync(join(resources, 'app.asar.unpacked', native)), native).toBe(true);
@@ -150,11 +156,10 @@ describe('the packaged app', () => {
     const libvips = [...entries].filter((e) => /^\/node_modules\/@img\/sharp-libvips-[^/]+\/lib\//.test(e));
     expect(libvips.length).toBeGreaterThan(0);
     for (const lib of libvips) expect(existsSync(join(resources, 'app.asar.unpacked', lib)), lib).toBe(true);
-    // And they load: sharp encodes a PNG and the canvas draws, from the packaged files.
+    // And they load: sharp encodes a PNG and draws text, from the packaged files.
     const out = await runBeside(
       join(appDir, 'out/main'),
       `import sharp from 'sharp';\n` +
-        `import { createCanvas } from '@napi-rs/canvas';\n` +
         `import Database from 'libsql';\n` +
         // The library catalog's driver, with the FTS5 trigram index it needs for Chinese search.
         `const db = new Database(':memory:');\n` +
@@ -162,11 +167,11 @@ describe('the packaged app', () => {
         `db.prepare('insert into t (x) values (?)').run('一只青花瓷杯');\n` +
         `const sqlite = db.prepare('select x from t where t match ?').pluck().all('"青花瓷"');\n` +
         `const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#4f7cff' } }).png().toBuffer();\n` +
-        `const canvas = createCanvas(2, 2);\n` +
-        `canvas.getContext('2d').fillRect(0, 0, 2, 2);\n` +
-        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), canvas: canvas.toBuffer('image/png').length > 0, sqlite }));\n`,
+        // The sandbox's pictures print their prompt with sharp's text (Pango), which needs its fonts.
+        `const text = await sharp({ text: { text: 'Studio 工作室', rgba: true } }).png().toBuffer({ resolveWithObject: true });\n` +
+        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), text: text.info.width > 0, sqlite }));\n`,
     );
-    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', canvas: true, sqlite: ['一只青花瓷杯'] });
+    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', text: true, sqlite: ['一只青花瓷杯'] });
   });
 
   it('finds every package the main and preload bundles import in the packaged node_modules', async () => {
@@ -175,6 +180,24 @@ describe('the packaged app', () => {
     const packages = specifiers.filter((s) => s !== 'electron');
     expect(packages).toContain('sharp');
     expect(await unresolvable(join(appDir, 'out/main'), packages)).toEqual([]);
+  });
+
+  it('carries app-update.yml with the generic feed and the publisher name', async () => {
+    const yml = await readFile(join(resources, 'app-update.yml'), 'utf8');
+    const lines = yml.split('\n').map((l) => l.trim());
+    expect(lines).toContain('provider: generic');
+    expect(lines).toContain(`url: ${FEED}`);
+    expect(lines).toContain('updaterCacheDirName: batch-image-studio-updater');
+    // The publisher the Windows updater checks each downloaded installer's signature against.
+    expect(lines.slice(lines.indexOf('publisherName:') + 1)).toContain(`- ${PUBLISHER_NAME}`);
+    // And a build without STUDIO_UPDATE_URL has no feed at all (the studio then says so).
+    expect(builderConfig({}).publish).toBeNull();
+  });
+
+  it(`keeps the app's own files within ${APP_FILES_LIMIT_MB} MB, and prints what they are`, async () => {
+    const report = await sizeReport(resources, join(resources, 'app.asar'));
+    console.log(report.text);
+    expect(report.totalMB).toBeLessThanOrEqual(APP_FILES_LIMIT_MB);
   });
 
   it('starts in browser mode from the packaged files and answers the page and the API', async () => {

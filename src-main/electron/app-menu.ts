@@ -10,6 +10,10 @@ export interface AppMenuOptions {
   /** Developer tools only while developing: a packaged studio has no use for them. */
   dev: boolean;
   mac?: boolean;
+  /** "Check for Updates…"; the item is there in every build, and says why when it cannot check. */
+  checkForUpdates?: () => void;
+  /** A build made without an update address: About says it never checks. */
+  noUpdateFeed?: boolean;
 }
 
 function messagesOf(language: Language): Messages['menu'] {
@@ -17,10 +21,10 @@ function messagesOf(language: Language): Messages['menu'] {
 }
 
 /** About: the native panel on macOS, a small dialog elsewhere. */
-function showAbout(language: Language): void {
+function showAbout(language: Language, noUpdateFeed = false): void {
   const messages = language === 'zh-CN' ? zhCN : en;
   const m = messages.menu;
-  const detail = m.aboutDetail.replace('{{version}}', app.getVersion());
+  const detail = aboutDetail(m, noUpdateFeed);
   const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   // The name as the studio writes it in this language (app.getName() is the package's name).
   const options = {
@@ -31,6 +35,11 @@ function showAbout(language: Language): void {
     buttons: [m.ok],
   };
   void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+}
+
+function aboutDetail(m: Messages['menu'], noUpdateFeed: boolean): string {
+  const detail = m.aboutDetail.replace('{{version}}', app.getVersion());
+  return noUpdateFeed ? `${detail}\n${m.aboutNoFeed}` : detail;
 }
 
 function openLogFolder(): void {
@@ -51,13 +60,19 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
   const mac = options.mac ?? process.platform === 'darwin';
   const about: MenuItemConstructorOptions = mac
     ? { role: 'about', label: m.about }
-    : { id: 'about', label: m.about, click: () => showAbout(options.language) };
+    : { id: 'about', label: m.about, click: () => showAbout(options.language, options.noUpdateFeed) };
+  const checkForUpdates: MenuItemConstructorOptions = {
+    id: 'check-for-updates',
+    label: m.checkForUpdates,
+    click: () => options.checkForUpdates?.(),
+  };
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
     template.push({
       label: PRODUCT_NAME,
       submenu: [
         about,
+        checkForUpdates,
         { type: 'separator' },
         { role: 'services', label: m.services },
         { type: 'separator' },
@@ -116,7 +131,7 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
       role: 'help',
       submenu: [
         { id: 'open-log-folder', label: m.openLogFolder, click: openLogFolder },
-        ...(mac ? [] : [{ type: 'separator' } as const, about]),
+        ...(mac ? [] : [{ type: 'separator' } as const, checkForUpdates, about]),
       ],
     },
   );
@@ -130,7 +145,7 @@ export function applyAppMenu(options: AppMenuOptions): void {
     app.setAboutPanelOptions({
       applicationName: PRODUCT_NAME,
       applicationVersion: app.getVersion(),
-      credits: m.aboutDetail.replace('{{version}}', app.getVersion()),
+      credits: aboutDetail(m, options.noUpdateFeed ?? false),
     });
   }
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(options)));

@@ -13,6 +13,7 @@ import { createStudioServices, type StudioServices } from '../services/studio-se
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { applyAppMenu } from './app-menu';
+import { askBeforeQuitDuringDownload, checkFromMenu, desktopUpdates } from './app-updates';
 import { APP_ID, PRODUCT_NAME } from './product';
 import { handleImageScheme, registerImageScheme } from './image-protocol';
 import { notifyFinishedBatches } from './batch-notifications';
@@ -100,9 +101,11 @@ async function start(): Promise<void> {
   // before the app was ready, so neither moves for existing users.
   app.setName(PRODUCT_NAME);
 
+  const updates = desktopUpdates();
   services = await createStudioServices({
     host: 'desktop',
     version: app.getVersion(),
+    updates,
     dataDir,
     store: flushedStore(settingsStore),
     secrets,
@@ -167,7 +170,18 @@ async function start(): Promise<void> {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
   });
 
-  const menu = () => applyAppMenu({ language: live.settings.get().language, dev: !app.isPackaged });
+  const language = () => live.settings.get().language;
+  const menu = () =>
+    applyAppMenu({
+      language: language(),
+      dev: !app.isPackaged,
+      noUpdateFeed: updates.availability.kind === 'no-feed',
+      checkForUpdates: () => {
+        showMainWindow();
+        checkFromMenu(live.updates, language).catch((err: unknown) => logCaught('check for updates', err));
+      },
+    });
+  askBeforeQuitDuringDownload(live.updates, language);
   menu();
   live.events.subscribe((event) => {
     if (event === 'settings.changed') menu();

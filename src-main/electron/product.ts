@@ -6,3 +6,5 @@
  */
 export const APP_ID = 'app.batchimagestudio.desktop';
 export const PRODUCT_NAME = 'Batch Image Studio';
+/** The code-signing certificate's subject on Windows; the updater refuses installers signed by anyone else. */
+export const PUBLISHER_NAME = 'Batch Image Studio contributors';

@@ -41,6 +41,11 @@ import { redact, type SecretStore } from './secrets/secret-store';
 import type { KeyValueStore } from './settings/key-value-store';
 import { SettingsService } from './settings/settings-service';
 import { makeDirSync } from './library/atomic-file';
+import { updateHandlers } from './handlers/updates';
+import type { UpdateAvailability } from '../../src-shared/updates';
+import { UpdateService } from './updates/update-service';
+import type { UpdaterEngine } from './updates/updater-engine';
+import { workInProgress } from './updates/work-in-progress';
 
 export interface StudioServicesOptions {
   host: AppInfo['host'];
@@ -69,6 +74,11 @@ export interface StudioServicesOptions {
   clock?: Clock;
   /** How much faster than real time gateways other than the built-in sandbox run (tests point at fast sandboxes). */
   gatewaySpeed?: number;
+  /**
+   * Updates of the installed studio: the desktop brings electron-updater (or says why this copy
+   * cannot update itself); browser mode has none, or a demo for tests.
+   */
+  updates?: { availability: UpdateAvailability; engine?: UpdaterEngine };
 }
 
 export interface StudioServices {
@@ -83,6 +93,7 @@ export interface StudioServices {
   batches: Batches;
   /** The one gate of every paid batch. */
   sends: SendGuard;
+  updates: UpdateService;
   sandbox: Sandbox;
   close(): Promise<void>;
 }
@@ -182,6 +193,28 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       }).check(query, pending),
   });
 
+  const updates = new UpdateService({
+    currentVersion: options.version,
+    availability: options.updates?.availability ?? {
+      kind: options.host === 'browser' ? 'browser' : 'no-feed',
+    },
+    engine: options.updates?.engine,
+    store: options.store,
+    // Every profile's work: a restart cuts short another profile's download just as well.
+    work: () =>
+      workInProgress({
+        batches: () =>
+          profiles.list().flatMap((p) => batches.records.list({ includeRemoved: true, profileId: p.id })),
+        submissions: () => batches.submissions.list(),
+        kbUploadsRunning: () => kbPushes.runningCount(),
+      }),
+    publish: (status) => events.emit('updates.changed', status),
+  });
+  events.subscribe((event) => {
+    if (event === 'batch.updated' || event === 'submission.updated' || event === 'kb.pushProgress')
+      updates.workChanged();
+  });
+
   const handlers: StudioHandlers = {
     ...settingsHandlers({
       info: () => ({
@@ -223,6 +256,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       }),
     ),
     ...draftHandlers(drafts),
+    ...updateHandlers(updates),
   };
 
   const dispatch = createDispatcher(handlers, (text) => redact(text, profiles.allKeys()));
@@ -234,6 +268,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     reference: { fileOf: (id) => references.fileOf(id), root: join(options.dataDir, 'references') },
   });
   await batches.start();
+  updates.start();
   return {
     dispatch,
     events,
@@ -243,8 +278,10 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     profiles,
     batches,
     sends,
+    updates,
     sandbox,
     close: async () => {
+      updates.stop();
       batches.stop();
       libraryWatch.stop();
       hashing.stop();

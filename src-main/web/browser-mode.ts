@@ -7,6 +7,7 @@ import { FileSecretStore } from '../services/secrets/secret-store';
 import { makeDirSync } from '../services/library/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import { createStudioServices, type StudioServices } from '../services/studio-services';
+import { DemoUpdaterEngine } from '../services/updates/demo-engine';
 import { startWebHost, type WebHost } from './web-host';
 
 export interface BrowserModeOptions {
@@ -58,6 +59,14 @@ export async function startBrowserMode(
     secrets: new FileSecretStore(dataDir),
     sandboxTimeScale:
       options.sandboxTimeScale ?? (Number(process.env.STUDIO_SANDBOX_TIME_SCALE) || undefined),
+    // Browser mode never updates itself; STUDIO_UPDATES_DEMO=<version> shows the banner's flow with
+    // a made-up version, so the e2e tests (and screenshots) can see it, inert as it is.
+    updates: process.env.STUDIO_UPDATES_DEMO
+      ? {
+          availability: { kind: 'demo' },
+          engine: new DemoUpdaterEngine(process.env.STUDIO_UPDATES_DEMO.slice(0, 40)),
+        }
+      : { availability: { kind: 'browser' } },
     // Tests pin the sandbox's random item failures, and switch on a gateway that repeats keys in
     // its errors or deflates its ZIPs; people get the realistic default.
     sandbox: {

@@ -11,6 +11,7 @@ import { ShellErrorBoundary } from '../shell/ShellErrorBoundary';
 import { ShortcutsHost } from '../shell/ShortcutsHost';
 import { Sidebar } from '../shell/Sidebar';
 import { TopBar } from '../shell/TopBar';
+import { UpdateBanner } from '../updates/UpdateBanner';
 import { useNavigation, type Screen } from './navigation-store';
 import { useLiveStudioState, useStudioQuery } from './studio-queries';
 import { useAppliedTheme } from './theme';
@@ -97,6 +98,9 @@ export function App() {
       <div className="workspace">
         <ShellErrorBoundary part="topbar">
           <TopBar />
+        </ShellErrorBoundary>
+        <ShellErrorBoundary part="updates">
+          <UpdateBanner />
         </ShellErrorBoundary>
         <main id="main" tabIndex={-1}>
           {/* Inside the boundary, so a chunk that cannot load shows as that screen failing. */}

@@ -161,6 +161,7 @@ export function useLiveStudioState(): void {
       }),
       studio.on('profiles.changed', (p) => client.setQueryData(queryKey('profiles.list'), p)),
       studio.on('connection.changed', (c) => client.setQueryData(queryKey('connection.status'), c)),
+      studio.on('updates.changed', (u) => client.setQueryData(queryKey('updates.status'), u)),
     ];
     // After a lost event stream comes back, whatever changed meanwhile is fetched again.
     const refetch = () => void client.invalidateQueries();

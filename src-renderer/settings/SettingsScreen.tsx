@@ -7,6 +7,7 @@ import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { confirmAction } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AppearanceSelects } from '../shell/AppearanceSelects';
+import { UpdateSettings } from '../updates/UpdateSettings';
 import { ProfileForm } from './ProfileForm';
 import './settings.css';
 
@@ -203,6 +204,8 @@ export function SettingsScreen() {
       </section>
 
       <StorageSection />
+
+      <UpdateSettings />
 
       <section className="settings-section" aria-labelledby={`${id}-about`}>
         <h2 id={`${id}-about`}>{t('settings.about')}</h2>

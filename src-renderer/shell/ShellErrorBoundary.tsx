@@ -5,7 +5,7 @@ import { useRenderErrorReport } from './render-error-report';
 import { CRASH_TEST_KEY, detailsOf } from './ScreenErrorBoundary';
 
 /** The parts of the window around the screen, each behind its own boundary. */
-export type ShellPart = 'sidebar' | 'topbar' | 'shortcuts' | 'dialogs';
+export type ShellPart = 'sidebar' | 'topbar' | 'updates' | 'shortcuts' | 'dialogs';
 
 /** The end-to-end tests' switch, as for screens: that part throws while drawing. */
 function CrashTest({ part }: { part: ShellPart }) {

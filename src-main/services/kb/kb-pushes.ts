@@ -81,6 +81,11 @@ export class KbPushes {
     this.events.emit('kb.pushProgress', this.view(p));
   }
 
+  /** Uploads sending chunks now, of every profile: what a restart for an update would cut short. */
+  runningCount(): number {
+    return this.running.size;
+  }
+
   /** The uploads of one profile, newest first: another profile's are not its to see or resume. */
   list(profileId: string): KbPush[] {
     return [...this.pushes.values()]

@@ -1,0 +1,116 @@
+import { app, BrowserWindow, dialog } from 'electron';
+// electron-updater is CommonJS whose `autoUpdater` export Node's ESM loader cannot see by name.
+import electronUpdater from 'electron-updater';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { en } from '../../src-shared/i18n/en';
+import { zhCN } from '../../src-shared/i18n/zh-CN';
+import type { Language } from '../../src-shared/settings';
+import type { UpdateAvailability, UpdateStatus } from '../../src-shared/updates';
+import { logCaught, logInfo } from '../services/log/studio-log';
+import { AppUpdaterEngine } from '../services/updates/app-updater-engine';
+import { updateAvailability } from '../services/updates/update-availability';
+import type { UpdateService } from '../services/updates/update-service';
+import type { UpdaterEngine } from '../services/updates/updater-engine';
+
+/** electron-builder writes the Linux package's kind (deb, rpm, pacman) beside the app; absent in an AppImage. */
+function linuxPackageType(): string | undefined {
+  try {
+    return readFileSync(join(process.resourcesPath, 'package-type'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** This copy's updates: electron-updater when it can update itself, else why not (update-availability.ts). */
+export function desktopUpdates(): { availability: UpdateAvailability; engine?: UpdaterEngine } {
+  const availability = updateAvailability({
+    packaged: app.isPackaged,
+    hasUpdateConfig: existsSync(join(process.resourcesPath, 'app-update.yml')),
+    platform: process.platform,
+    linuxPackageType: process.platform === 'linux' ? linuxPackageType() : undefined,
+    appImage: process.env.APPIMAGE,
+    writable,
+  });
+  if (availability.kind !== 'ready') return { availability };
+  // Read here, not at import: the getter builds the platform's updater, which needs the app ready.
+  const { autoUpdater } = electronUpdater;
+  autoUpdater.logger = {
+    info: (message: unknown) => logInfo(`updater: ${String(message)}`),
+    warn: (message: unknown) => logInfo(`updater (warning): ${String(message)}`),
+    error: (message: unknown) => logCaught('updater', message),
+    debug: () => undefined,
+  };
+  return { availability, engine: new AppUpdaterEngine(autoUpdater) };
+}
+
+function messagesOf(language: Language) {
+  return language === 'zh-CN' ? zhCN : en;
+}
+
+function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
+}
+
+/** What a check asked for from the menu found, when the banner will not show it. */
+function checkOutcome(status: UpdateStatus, language: Language): string | undefined {
+  const m = messagesOf(language).updates;
+  if (status.phase === 'downloading' || status.phase === 'ready') return undefined;
+  const { kind, detail = '' } = status.availability;
+  if (kind === 'no-feed') return m.noFeed;
+  if (kind === 'package-manager') return fill(m.packageManager, { command: detail });
+  if (kind === 'unwritable') return fill(m.unwritable, { path: detail });
+  if (status.preferences.mode === 'off') return m.off;
+  if (status.phase === 'error') return fill(m.failed, { error: status.error ?? '' });
+  if (status.lastCheck?.outcome === 'skipped')
+    return fill(m.skipped, { version: status.skippedVersion ?? '' });
+  return fill(m.upToDate, { version: status.currentVersion });
+}
+
+/** "Check for Updates…" in the menu: a check now; a found update shows in the window's banner. */
+export async function checkFromMenu(updates: UpdateService, language: () => Language): Promise<void> {
+  const status = await updates.check();
+  const said = checkOutcome(status, language());
+  if (!said) return;
+  const m = messagesOf(language());
+  const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const options = { type: 'info' as const, title: m.updates.title, message: said, buttons: [m.menu.ok] };
+  await (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+}
+
+/**
+ * Quitting while an update downloads is asked about first: the download would start over. Quitting
+ * for the update itself (quitAndInstall) happens once it is ready, so it is never asked about.
+ */
+export function askBeforeQuitDuringDownload(updates: UpdateService, language: () => Language): void {
+  let confirmed = false;
+  app.on('before-quit', (event) => {
+    if (confirmed || !updates.downloading()) return;
+    event.preventDefault();
+    const m = messagesOf(language()).menu;
+    const version = updates.status().offer?.version ?? '';
+    const options = {
+      type: 'question' as const,
+      title: m.quitDuringUpdate,
+      message: m.quitDuringUpdate,
+      detail: fill(m.quitDuringUpdateDetail, { version }),
+      buttons: [m.keepRunning, m.quitAnyway],
+      defaultId: 0,
+      cancelId: 0,
+    };
+    const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+    const choice = win ? dialog.showMessageBoxSync(win, options) : dialog.showMessageBoxSync(options);
+    if (choice !== 1) return;
+    confirmed = true;
+    app.quit();
+  });
+}

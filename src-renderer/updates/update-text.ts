@@ -1,0 +1,48 @@
+import type { TFunction } from 'i18next';
+import type { UpdateStatus, WorkInProgress } from '../../src-shared/updates';
+
+/**
+ * Why this copy checks nothing or installs nothing, in words; undefined when it updates itself.
+ * Settings shows it, and the banner too in browser mode (where the banner is shown but inert).
+ */
+export function availabilityText(t: TFunction, status: UpdateStatus): string | undefined {
+  const { kind, detail } = status.availability;
+  switch (kind) {
+    case 'ready':
+      return undefined;
+    case 'no-feed':
+      return t('updates.noFeed');
+    case 'browser':
+      return t('updates.browser');
+    case 'demo':
+      return t('updates.demo');
+    case 'package-manager':
+      return t('updates.packageManager', { command: detail ?? '' });
+    case 'unwritable':
+      return t('updates.unwritable', { path: detail ?? '' });
+  }
+}
+
+/** "a batch download and 2 knowledge-base uploads": what a waiting restart waits for. */
+export function workText(t: TFunction, work: WorkInProgress): string {
+  const parts = [
+    work.downloads > 0 && t('updates.workDownloads', { count: work.downloads }),
+    work.submissions > 0 && t('updates.workSubmissions', { count: work.submissions }),
+    work.kbUploads > 0 && t('updates.workKbUploads', { count: work.kbUploads }),
+  ].filter((part): part is string => typeof part === 'string');
+  return parts.join(t('updates.workJoin'));
+}
+
+/** What the last check found, when there is something to say about it. */
+export function lastCheckText(t: TFunction, status: UpdateStatus): string | undefined {
+  if (status.phase === 'checking') return t('updates.checking');
+  if (status.phase === 'error' && status.error) return t('updates.failed', { error: status.error });
+  switch (status.lastCheck?.outcome) {
+    case 'upToDate':
+      return t('updates.upToDate', { version: status.currentVersion });
+    case 'skipped':
+      return t('updates.skipped', { version: status.skippedVersion ?? '' });
+    default:
+      return undefined;
+  }
+}
