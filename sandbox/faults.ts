@@ -75,7 +75,8 @@ export function parseFaultSpec(spec: string | undefined): FaultSettings {
       throw new Error(`fault "${part}" needs a value, as kind=0.1`);
     if (name === 'cut_at') {
       const share = Number(value);
-      if (!(share > 0 && share < 1)) throw new Error(`fault cut_at is a share between 0 and 1, got "${value}"`);
+      if (!(share > 0 && share < 1))
+        throw new Error(`fault cut_at is a share between 0 and 1, got "${value}"`);
       settings.cutAt = share;
       continue;
     }
