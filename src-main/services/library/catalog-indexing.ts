@@ -7,6 +7,7 @@ import { logCaughtUnlessMissing } from '../log/studio-log';
 import {
   fileSignature,
   folderSignature,
+  folderSignatureNow,
   readBatchFolder,
   type FolderImage,
   type FolderProblem,
@@ -20,6 +21,8 @@ import { batchFileStamp, ImagesEstimate } from './indexing-estimate';
 
 /** Up to this many folders to read, a query waits for them; more, and it answers what is known while the catalog fills. */
 const WAIT_FOR_FOLDERS = 50;
+/** Folders checked between turns of the event loop when looking for changes. */
+const SIGNATURE_SLICE = 500;
 
 interface SyncPlan {
   root: string;
@@ -113,7 +116,13 @@ export class CatalogIndexing {
         (db) => db.prepare('select name, signature from folders').raw().all() as [string, string][],
       ),
     );
-    const signatures = await Promise.all(names.map((name) => folderSignature(join(root, name))));
+    const signatures: string[] = [];
+    for (let at = 0; at < names.length; at += SIGNATURE_SLICE) {
+      for (const name of names.slice(at, at + SIGNATURE_SLICE))
+        signatures.push(folderSignatureNow(join(root, name)));
+      // A slice is a few milliseconds: the gallery's windows and marks go in between.
+      if (at + SIGNATURE_SLICE < names.length) await nextTurn();
+    }
     const present = new Set(names);
     const collections = await fileSignature(join(root, COLLECTIONS_FILE));
     const readCollections = this.catalog.use(
