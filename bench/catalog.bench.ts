@@ -110,7 +110,10 @@ for (const images of sizes) {
 
   // Search to the exact list: the window and the total, against the manifest's count.
   const reference = new Database(file, { readonly: true });
-  const searches: Record<string, { ms: number; reference_ms: number; total: number; expected: number }> = {};
+  const searches: Record<
+    string,
+    { first_ms: number; ms: number; reference_ms: number; total: number; expected: number }
+  > = {};
   for (const word of [...SEARCH_WORDS.english, ...SEARCH_WORDS.chinese]) {
     const times: number[] = [];
     let total = 0;
@@ -134,14 +137,16 @@ for (const images of sizes) {
       });
       refTimes.push(t);
     }
+    // The first search of a word counts its matches; the same list again has its length kept.
     searches[word] = {
+      first_ms: round(times[0]!),
       ms: round(median(times)),
       reference_ms: round(median(refTimes)),
       total,
       expected: library.searches[word]!,
     };
     console.log(
-      `  search ${word}: ${median(times).toFixed(0)} ms (SQLite alone ${median(refTimes).toFixed(0)} ms), ${total} of ${library.searches[word]} expected`,
+      `  search ${word}: first ${times[0]!.toFixed(0)} ms, again ${median(times).toFixed(0)} ms (SQLite alone ${median(refTimes).toFixed(0)} ms), ${total} of ${library.searches[word]} expected`,
     );
   }
   const [lastWindow, lastMs] = await timed(() => catalog.query({ limit: 100, offset: images - 100 }));
@@ -174,7 +179,7 @@ for (const images of sizes) {
     `  catalog: ${(bytes / 1024 / 1024).toFixed(0)} MB, ${(bytes / images).toFixed(0)} bytes per image`,
   );
   const worstSearch = Math.max(
-    ...Object.values(searches).map((s) => (s.total === s.expected ? s.ms : Infinity)),
+    ...Object.values(searches).map((s) => (s.total === s.expected ? s.first_ms : Infinity)),
   );
   out[k] = {
     build_s: buildS === null ? null : round(buildS),
