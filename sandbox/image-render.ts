@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
-import sharp from 'sharp';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { loadCanvas, loadSharp } from './heavy-modules';
 
 export type OutputMime = 'image/png' | 'image/jpeg' | 'image/webp';
 
@@ -83,6 +83,7 @@ function drawChange(ctx: SKRSContext2D, req: RenderRequest, width: number, heigh
 
 /** Draws a deterministic picture for a prompt: same prompt and variant, same pixels. */
 export async function renderImage(req: RenderRequest): Promise<Buffer> {
+  const { createCanvas, loadImage } = await loadCanvas();
   const { width, height } = req;
   const seed = seedBytes(req);
   const canvas = createCanvas(width, height);
@@ -151,6 +152,7 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
 
   // sharp encodes faster than the canvas's own PNG encoder, at a size close to a real model's output.
   const raw = ctx.getImageData(0, 0, width, height);
+  const sharp = await loadSharp();
   const pipeline = sharp(Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), {
     raw: { width, height, channels: 4 },
   }).removeAlpha();
@@ -161,6 +163,7 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
 
 /** A small PNG of a reference image, kept instead of the full upload. Throws when it does not decode. */
 export async function makeThumbnail(data: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(data, { limitInputPixels: 100_000_000 }).resize(160, 160, { fit: 'cover' }).png().toBuffer();
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens } from '../heavy-modules';
 import type { KbKey, SandboxConfig } from '../config';
 import {
   BodyTooLarge,
