@@ -46,6 +46,8 @@ export class CatalogIndexing {
   private queued?: Promise<boolean>;
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
+  /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
+  private looking = false;
   private indexing: { done: number; total: number; imagesAbout?: number } | null = null;
 
   constructor(
@@ -66,7 +68,8 @@ export class CatalogIndexing {
    */
   sync(): Promise<boolean> {
     if (!this.running) {
-      const plan = this.plan();
+      this.looking = true;
+      const plan = this.plan().finally(() => (this.looking = false));
       this.planned = plan.then(
         (p) => p.changed.length,
         () => 0,
@@ -94,9 +97,13 @@ export class CatalogIndexing {
     if (run && (await this.planned) <= WAIT_FOR_FOLDERS) await run;
   }
 
-  /** Checks every folder, and waits for the sync when it is short, as `settled` does. */
+  /**
+   * Checks every folder, and waits for the sync when it is short, as `settled` does. A sync still
+   * looking at the folders (the start's, when the Library opens with the studio) is as fresh as a
+   * new one: it is joined, not followed by a second look at every folder.
+   */
   async synced(): Promise<void> {
-    const sync = this.sync();
+    const sync = this.looking && this.running ? this.running : this.sync();
     if ((await this.planned) <= WAIT_FOR_FOLDERS) await sync;
   }
 
