@@ -110,4 +110,9 @@ test('60,000 images in one column: an honest count while indexing, and End reach
   await gallery.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(last).toBeInViewport();
   await expect(last).toHaveAttribute('data-id', oldest);
+
+  // The batch filter lists all 300 batches (drawn after the first screen), and filters by one.
+  await expect(page.getByTestId('library-batch').locator('option')).toHaveCount(FOLDERS + 1);
+  await page.getByTestId('library-batch').selectOption({ label: `Tall 0 (${PER_FOLDER})` });
+  await expect(count).toContainText(`${PER_FOLDER} of ${IMAGES.toLocaleString('en-US')} images`);
 });
