@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 
 /**
  * The sandbox gateway starts with the studio; what it draws and counts with loads on the first
@@ -14,10 +15,10 @@ export const loadSharp = once(async () => (await import('sharp')).default);
 export const loadCanvas = once(() => import('@napi-rs/canvas'));
 
 const requireHere = createRequire(import.meta.url);
-let tokenizer: { countTokens(text: string): number } | undefined;
+let tokenizer: { countTokens: typeof CountTokens } | undefined;
 
 /** Tokens of a text (cl100k); the tokenizer's tables are required on the first count. */
 export function countTokens(text: string): number {
-  tokenizer ??= requireHere('gpt-tokenizer/encoding/cl100k_base') as { countTokens(text: string): number };
+  tokenizer ??= requireHere('gpt-tokenizer/encoding/cl100k_base') as { countTokens: typeof CountTokens };
   return tokenizer.countTokens(text);
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 
 /**
  * Libraries that each take 40-230 ms to load (bench/start.bench.ts measures them), loaded where
@@ -20,13 +21,13 @@ export const loadPdfKit = once(async () => (await import('pdfkit')).default);
 export const loadSheetReader = once(async () => (await import('read-excel-file/node')).readSheet);
 
 const requireHere = createRequire(import.meta.url);
-let tokenizer: { countTokens(text: string): number } | undefined;
+let tokenizer: { countTokens: typeof CountTokens } | undefined;
 
 /**
  * Tokens of a text for the knowledge base's limits (cl100k, as the gateway counts). Synchronous,
  * as its callers are: the tokenizer's tables (230 ms to load) are required on the first count.
  */
 export function countTokens(text: string): number {
-  tokenizer ??= requireHere('gpt-tokenizer/encoding/cl100k_base') as { countTokens(text: string): number };
+  tokenizer ??= requireHere('gpt-tokenizer/encoding/cl100k_base') as { countTokens: typeof CountTokens };
   return tokenizer.countTokens(text);
 }
