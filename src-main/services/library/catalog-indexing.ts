@@ -74,7 +74,13 @@ export class CatalogIndexing {
         (p) => p.changed.length,
         () => 0,
       );
-      this.running = plan.then((p) => this.apply(p)).finally(() => (this.running = undefined));
+      // A build that stopped (another library folder, a failure) no longer shows its progress.
+      this.running = plan
+        .then((p) => this.apply(p))
+        .finally(() => {
+          if (this.indexing) this.report(null);
+          this.running = undefined;
+        });
       return this.running;
     }
     this.queued ??= this.running
@@ -165,10 +171,7 @@ export class CatalogIndexing {
     if (gone.length)
       this.catalog.use((db) => db.transaction(() => gone.forEach((name) => removeFolder(db, name)))());
     for (let i = 0; i < changed.length; i++) {
-      if (this.root() !== root) {
-        if (estimate) this.report(null);
-        return true;
-      }
+      if (this.root() !== root) return true;
       const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
       const record = await readBatchFolder(join(root, name));
