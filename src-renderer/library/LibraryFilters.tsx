@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
 import { BatchSelect } from './BatchSelect';
@@ -89,15 +89,13 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
 
 function FilterSelects({ filter, overview, onChange }: FiltersProps) {
   const { t } = useTranslation();
+  // Stable, so the batch list (thousands of options) is not drawn again with every key in the gallery.
+  const onBatch = useCallback((batchId: string | undefined) => onChange({ batchId }), [onChange]);
   return (
     <>
       <label className="inline-field">
         <span>{t('library.batch')}</span>
-        <BatchSelect
-          batchId={filter.batchId}
-          batches={overview?.batches}
-          onChange={(batchId) => onChange({ batchId })}
-        />
+        <BatchSelect batchId={filter.batchId} batches={overview?.batches} onChange={onBatch} />
       </label>
       <label className="inline-field">
         <span>{t('library.model')}</span>
