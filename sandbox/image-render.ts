@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { loadSharp } from './heavy-modules';
 import { hslToRgb, PicturePixels } from './picture-pixels';
 
 export type OutputMime = 'image/png' | 'image/jpeg' | 'image/webp';
@@ -106,6 +107,7 @@ async function textImage(
   options: { px: number; bold?: boolean; width: number; maxHeight: number },
 ): Promise<TextOverlay | undefined> {
   if (!text.trim()) return undefined;
+  const sharp = await loadSharp();
   const weight = options.bold ? ' weight="bold"' : '';
   const { data, info } = await sharp({
     text: {
@@ -139,6 +141,7 @@ async function textImage(
 
 /** Draws a deterministic picture for a prompt: same prompt and variant, same pixels. */
 export async function renderImage(req: RenderRequest): Promise<Buffer> {
+  const sharp = await loadSharp();
   const { width, height } = req;
   const unit = Math.min(width, height);
   const margin = Math.round(unit * 0.06);
@@ -198,6 +201,7 @@ export async function renderImage(req: RenderRequest): Promise<Buffer> {
 
 /** A small PNG of a reference image, kept instead of the full upload. Throws when it does not decode. */
 export async function makeThumbnail(data: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(data, { limitInputPixels: 100_000_000 }).resize(160, 160, { fit: 'cover' }).png().toBuffer();
 }
 

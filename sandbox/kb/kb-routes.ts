@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens, loadTokenizer } from '../heavy-modules';
 import type { KbKey, SandboxConfig } from '../config';
 import {
   BodyTooLarge,
@@ -59,8 +59,11 @@ export class KbRoutes {
   private async route(ex: Exchange): Promise<void> {
     const owner = this.authenticate(ex);
     const path = ex.url.pathname;
-    if (ex.method === 'POST' && path === `${KB_PREFIX}/pushData`)
-      return this.push(ex, owner, await this.body(ex));
+    if (ex.method === 'POST' && path === `${KB_PREFIX}/pushData`) {
+      const body = await this.body(ex);
+      await loadTokenizer();
+      return this.push(ex, owner, body);
+    }
     if (ex.method === 'POST' && path === `${KB_PREFIX}/appKbSearch`)
       return this.search(ex, owner, await this.body(ex));
     throw new KbError(404, 'notFound', `no knowledge-base endpoint answers ${ex.method} ${path}`);

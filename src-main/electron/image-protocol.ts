@@ -17,11 +17,15 @@ export function registerImageScheme(): void {
   ]);
 }
 
-/** `studio-image://img/images/…` answers from the same image routes as browser mode's GET /images/…. */
-export function handleImageScheme(images: ImageRoutes): void {
+/**
+ * `studio-image://img/images/…` answers from the same image routes as browser mode's GET /images/….
+ * Handled from before the services have started (the window opens first): requests wait for them.
+ */
+export function handleImageScheme(routes: Promise<ImageRoutes>): void {
   protocol.handle(IMAGE_SCHEME, async (request) => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405 });
+      const images = await routes;
       const answer = await images.answer({
         path: new URL(request.url).pathname,
         ifNoneMatch: request.headers.get('if-none-match') ?? undefined,

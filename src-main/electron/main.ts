@@ -9,7 +9,7 @@ import { initStudioLog, logCaught, logFolder, logInfo, logUncaughtErrors } from 
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { makeDirSync } from '../services/library/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
-import { createStudioServices, type StudioServices } from '../services/studio-services';
+import type { StudioServices } from '../services/studio-services';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { applyAppMenu } from './app-menu';
@@ -75,9 +75,8 @@ function createWindow(route?: string): BrowserWindow {
 
 /** Brings the studio to the front, opening its window again if it was closed (macOS keeps running). */
 function showMainWindow(): BrowserWindow | undefined {
-  if (!services) return undefined;
-  // A new window shows itself once drawn.
-  if (!mainWindow || mainWindow.isDestroyed()) return createWindow();
+  // A new window shows itself once drawn; none is made again until the services run.
+  if (!mainWindow || mainWindow.isDestroyed()) return services ? createWindow() : undefined;
   const win = mainWindow;
   if (win.isMinimized()) win.restore();
   win.show();
@@ -102,55 +101,25 @@ async function start(): Promise<void> {
   app.setName(PRODUCT_NAME);
 
   const updates = desktopUpdates();
-  services = await createStudioServices({
-    host: 'desktop',
-    version: app.getVersion(),
-    updates,
-    dataDir,
-    store: flushedStore(settingsStore),
-    secrets,
-    pickFolder: async (title) => {
-      const options = {
-        title,
-        properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
-      };
-      const result = mainWindow
-        ? await dialog.showOpenDialog(mainWindow, options)
-        : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    pickSavePath: async (defaultName) => {
-      const m = (services?.settings.get().language === 'zh-CN' ? zhCN : en).menu;
-      const pdf = defaultName.endsWith('.pdf');
-      const options = {
-        title: pdf ? m.savePdf : m.saveZip,
-        defaultPath: join(app.getPath('downloads'), defaultName),
-        filters: [
-          pdf ? { name: m.pdfFiles, extensions: ['pdf'] } : { name: m.zipFiles, extensions: ['zip'] },
-        ],
-      };
-      const result = mainWindow
-        ? await dialog.showSaveDialog(mainWindow, options)
-        : await dialog.showSaveDialog(options);
-      return result.canceled || !result.filePath ? null : result.filePath;
-    },
-    openExternal: (url) => shell.openExternal(url),
-    showContextMenu: (menu) => showContextMenu(mainWindow, menu),
-    openPath: async (path) => {
-      const error = await shell.openPath(path);
-      if (error) throw new Error(error);
-    },
+  // The window first: it paints its shell and shows (ready-to-show) while the services load and
+  // start behind it; its calls and images wait for them.
+  let started!: (live: StudioServices) => void;
+  let failed!: (err: unknown) => void;
+  const servicesReady = new Promise<StudioServices>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
   });
-  const live = services;
-  handleImageScheme(live.images);
-
+  // A start that fails is reported by startFailed; calls waiting on it then fail too.
+  servicesReady.catch(() => undefined);
+  const images = servicesReady.then((live) => live.images);
+  images.catch(() => undefined);
+  handleImageScheme(images);
   applyAppSecurity(RENDERER_INDEX, (url) =>
     isAllowedExternalUrl(
       url,
-      live.profiles.list().map((p) => p.baseUrl),
+      (services?.profiles.list() ?? []).map((p) => p.baseUrl),
     ),
   );
-
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame, RENDERER_INDEX)) {
       return {
@@ -163,8 +132,59 @@ async function start(): Promise<void> {
         },
       };
     }
-    return live.dispatch(typeof method === 'string' ? method : '', input);
+    return (await servicesReady).dispatch(typeof method === 'string' ? method : '', input);
   });
+  createWindow();
+  logInfo(`Desktop window opened (Electron ${process.versions.electron}); starting the services.`);
+
+  try {
+    // Loaded here, not imported above: every service and what they load stays off the window's path.
+    const { createStudioServices } = await import('../services/studio-services');
+    services = await createStudioServices({
+      host: 'desktop',
+      version: app.getVersion(),
+      updates,
+      dataDir,
+      store: flushedStore(settingsStore),
+      secrets,
+      pickFolder: async (title) => {
+        const options = {
+          title,
+          properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
+        };
+        const result = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      pickSavePath: async (defaultName) => {
+        const m = (services?.settings.get().language === 'zh-CN' ? zhCN : en).menu;
+        const pdf = defaultName.endsWith('.pdf');
+        const options = {
+          title: pdf ? m.savePdf : m.saveZip,
+          defaultPath: join(app.getPath('downloads'), defaultName),
+          filters: [
+            pdf ? { name: m.pdfFiles, extensions: ['pdf'] } : { name: m.zipFiles, extensions: ['zip'] },
+          ],
+        };
+        const result = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options);
+        return result.canceled || !result.filePath ? null : result.filePath;
+      },
+      openExternal: (url) => shell.openExternal(url),
+      showContextMenu: (menu) => showContextMenu(mainWindow, menu),
+      openPath: async (path) => {
+        const error = await shell.openPath(path);
+        if (error) throw new Error(error);
+      },
+    });
+  } catch (err) {
+    failed(err);
+    throw err;
+  }
+  const live = services;
+  started(live);
 
   live.events.subscribe((event, payload) => {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
@@ -193,8 +213,7 @@ async function start(): Promise<void> {
     live.events.emit('app.showBatch', { id: batchId });
   });
   progressShown = showBatchProgress(live, () => mainWindow);
-  createWindow();
-  logInfo(`Desktop window opened (Electron ${process.versions.electron}).`);
+  logInfo('Desktop services started.');
 }
 
 /** The language to explain a failed start in: the saved setting when it could be read, else the system's. */

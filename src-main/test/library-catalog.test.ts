@@ -66,6 +66,25 @@ describe('the library catalog', () => {
     catalog.close();
   });
 
+  it('keeps the length of a list between its windows, and counts again after a mark or a new folder', async () => {
+    const root = library();
+    batchFolder(root, 'first', ['a cup', 'a bowl', 'a jug']);
+    const catalog = new LibraryCatalog(() => root);
+    const picked = async () => (await catalog.query({ review: 'picked', limit: 1 })).total;
+    expect(await picked()).toBe(0);
+    const [cup, bowl] = (await catalog.query({})).items;
+    await catalog.mark([cup!.id, bowl!.id], { mark: 'picked' });
+    expect(await picked()).toBe(2);
+    await catalog.mark([bowl!.id], { mark: 'rejected' });
+    expect(await picked()).toBe(1);
+    expect((await catalog.query({ search: 'cup' })).total).toBe(1);
+    batchFolder(root, 'second', ['another cup'], 1_790_000_100);
+    await catalog.sync();
+    expect((await catalog.query({ search: 'cup' })).total).toBe(2);
+    expect((await catalog.query({ offset: 2, limit: 2 })).total).toBe(4);
+    catalog.close();
+  });
+
   it('a start reads only the folders that changed, and marks write through without a re-read', async () => {
     const root = library();
     batchFolder(root, 'kept', ['a lighthouse', 'a pier']);

@@ -57,8 +57,10 @@ describe('the library on disk', () => {
     expect(heard.length).toBeGreaterThan(0);
     for (const step of heard) {
       expect(step.done).toBeLessThan(step.total);
-      // Every folder holds three images: the estimate is the whole library from the first step on.
-      expect(step.imagesAbout).toBe(360);
+      // Every folder holds three images: the estimate is the whole library from the first folder
+      // read on (before it, with nothing indexed, there is nothing to go by and no total is shown).
+      if (step.done > 0) expect(step.imagesAbout).toBe(360);
+      else expect(step.imagesAbout).toBeUndefined();
     }
     expect((await catalog.overview()).images).toBe(360);
     catalog.close();

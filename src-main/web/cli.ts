@@ -13,14 +13,18 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be a port number, got "${values.port}"`);
-  const { host, services } = await startBrowserMode({ port, dataDir: values.data });
-  if (values.reason) console.log(values.reason);
-  console.log(`Batch Image Studio (browser mode): ${host.url}`);
-  const stop = () => {
-    void Promise.all([host.close(), services.close()]).then(() => process.exit(0));
-  };
+  // Stopped while the services still start: nothing is open yet to close (the data folder's lock
+  // goes with the process).
+  let running: { close(): Promise<unknown> }[] = [];
+  const stop = () => void Promise.all(running.map((r) => r.close())).then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // The address as soon as the host listens: the page loads while the services start behind it.
+  const { host, services } = await startBrowserMode({ port, dataDir: values.data }, (url) => {
+    if (values.reason) console.log(values.reason);
+    console.log(`Batch Image Studio (browser mode): ${url}`);
+  });
+  running = [host, services];
 }
 
 main().catch((err: unknown) => {

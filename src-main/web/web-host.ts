@@ -6,9 +6,15 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { logCaught } from '../services/log/studio-log';
 import type { StudioServices } from '../services/studio-services';
 
+type HostedServices = Pick<StudioServices, 'dispatch' | 'events'> &
+  Partial<Pick<StudioServices, 'downloads' | 'images'>>;
+
 export interface WebHostOptions {
-  services: Pick<StudioServices, 'dispatch' | 'events'> &
-    Partial<Pick<StudioServices, 'downloads' | 'images'>>;
+  /**
+   * What the API answers from. It may still be starting: the host listens (and its address can be
+   * printed) at once, the page loads meanwhile, and calls wait for the services.
+   */
+  services: HostedServices | Promise<HostedServices>;
   rendererDir: string;
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
@@ -132,6 +138,9 @@ const HTTP_STATUS_OF: Record<string, number> = { STUDIO_INVALID_INPUT: 400, STUD
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const ready = Promise.resolve(options.services);
+  // A start that failed is reported by whoever made the services; calls then answer 500.
+  ready.catch(() => undefined);
   const rendererRoot = resolve(options.rendererDir);
   // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
   // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
@@ -168,9 +177,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return json(res, 200, { result: true });
     }
-    if (path === '/api/events' && req.method === 'GET') return events(req, res);
+    if (path === '/api/events' && req.method === 'GET') return events(req, res, await ready);
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
-    if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId);
+    if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready);
     const method = path.slice('/api/'.length);
     if (req.method !== 'POST')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Call methods with POST.');
@@ -189,14 +198,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
       return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
-    const result = await options.services.dispatch(method, input);
+    const result = await (await ready).dispatch(method, input);
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }
 
   /** A ZIP or contact sheet prepared by an export, streamed from disk once and then deleted. */
-  function exportDownload(res: ServerResponse, id: string): void {
-    const prepared = options.services.downloads?.take(id);
+  function exportDownload(res: ServerResponse, id: string, services: HostedServices): void {
+    const prepared = services.downloads?.take(id);
     const size = prepared && statSync(prepared.file, { throwIfNoEntry: false })?.size;
     if (!prepared || size === undefined) {
       return refuse(res, 404, 'STUDIO_EXPORT_GONE', 'This export was already downloaded or has expired.');
@@ -215,7 +224,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
     res.on('close', () => {
       file.destroy();
-      options.services.downloads?.finished(prepared);
+      services.downloads?.finished(prepared);
     });
     file.pipe(res);
   }
@@ -230,12 +239,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (refusedForeign(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Images are read with GET.');
-    if (!options.services.images)
-      return refuse(res, 404, 'STUDIO_IMAGE_NOT_FOUND', 'There is no such image.');
+    const { images } = await ready;
+    if (!images) return refuse(res, 404, 'STUDIO_IMAGE_NOT_FOUND', 'There is no such image.');
     // A closed response before its answer is a browser that gave up on the image (scrolled past).
     const gaveUp = new AbortController();
     res.on('close', () => gaveUp.abort());
-    const answer = await options.services.images.answer({
+    const answer = await images.answer({
       path,
       ifNoneMatch: req.headers['if-none-match'],
       signal: gaveUp.signal,
@@ -253,14 +262,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     body.pipe(res);
   }
 
-  function events(req: IncomingMessage, res: ServerResponse): void {
+  function events(req: IncomingMessage, res: ServerResponse, services: HostedServices): void {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
     res.write(': connected\n\n');
-    const unsubscribe = options.services.events.subscribe((event, payload) => {
+    const unsubscribe = services.events.subscribe((event, payload) => {
       res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
     });
     const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
+import { BatchSelect } from './BatchSelect';
 import { useLibraryPrefs } from './library-prefs';
 
 /** Typing pauses this long before the search is asked: one query per word, not per letter. */
@@ -88,21 +89,13 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
 
 function FilterSelects({ filter, overview, onChange }: FiltersProps) {
   const { t } = useTranslation();
+  // Stable, so the batch list (thousands of options) is not drawn again with every key in the gallery.
+  const onBatch = useCallback((batchId: string | undefined) => onChange({ batchId }), [onChange]);
   return (
     <>
       <label className="inline-field">
         <span>{t('library.batch')}</span>
-        <select
-          value={filter.batchId ?? ''}
-          onChange={(e) => onChange({ batchId: e.target.value || undefined })}
-        >
-          <option value="">{t('library.all')}</option>
-          {overview?.batches.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.taskName || b.id} ({b.images})
-            </option>
-          ))}
-        </select>
+        <BatchSelect batchId={filter.batchId} batches={overview?.batches} onChange={onBatch} />
       </label>
       <label className="inline-field">
         <span>{t('library.model')}</span>

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
@@ -13,6 +12,7 @@ import { itemIn, pageOf, pagesCovering, type MarkPatch } from './library-windows
 import { useLibraryPrefs } from './library-prefs';
 import { useLibraryContextMenu } from './library-context-menu';
 import { useGalleryInput } from './use-gallery-input';
+import { useScaledRows } from './use-scaled-rows';
 
 /** Space between cells, and around the rows, in CSS pixels (as .lib-row has it). */
 const GAP = 4;
@@ -70,23 +70,25 @@ export function LibraryGrid({
   const columns = Math.max(1, Math.floor((inner + GAP) / (chosen + GAP)));
   const cell = Math.floor((inner - GAP * (columns - 1)) / columns);
   const rowHeight = cell + GAP;
-  const virtualizer = useVirtualizer({
-    count: Math.ceil(total / columns),
-    getScrollElement: () => scroller.current,
-    estimateSize: () => rowHeight,
+  // Rows of one height over a scroll range Chromium can lay out (a million images need more).
+  const {
+    items: rows,
+    height,
+    scrolling: isScrolling,
+    scrollToRow,
+  } = useScaledRows({
+    scroller,
+    rows: Math.ceil(total / columns),
+    rowHeight,
     overscan: OVERSCAN_ROWS,
     // Thumbnails not yet seen load once scrolling pauses this long (see GalleryThumb).
-    isScrollingResetDelay: 60,
+    scrollingResetMs: 60,
   });
-  // A new size changes every row's height: the virtualizer measures again, keeping the focused row.
-  useLayoutEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
-  const rows = virtualizer.getVirtualItems();
   const first = (rows[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
   const pages = last >= first ? pagesCovering(first, last) : [];
   const windows = useLibraryWindows(filter, pages);
 
-  const isScrolling = virtualizer.isScrolling;
   useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling }), [isScrolling]);
 
   // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
@@ -103,8 +105,8 @@ export function LibraryGrid({
   const known = total > focus;
   useEffect(() => {
     const { columns, total } = layout.current;
-    if (focus < total) virtualizer.scrollToIndex(Math.floor(focus / columns), { align: 'auto' });
-  }, [focus, virtualizer, known, columns]);
+    if (focus < total) scrollToRow(Math.floor(focus / columns));
+  }, [focus, scrollToRow, known, columns]);
   const focused = itemIn(windows.get(pageOf(focus)), focus);
 
   const { onKeyDown, onCellClick, onCellOpen, onCellDragStart, onCellStars } = useGalleryInput({
@@ -145,17 +147,17 @@ export function LibraryGrid({
         data-columns={columns}
         style={{ '--cell': `${cell}px` } as React.CSSProperties}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div style={{ height, position: 'relative' }}>
           {rows.map((row) => (
             <div
-              key={row.key}
+              key={row.index}
               className="lib-row"
               style={{
                 position: 'absolute',
                 top: 0,
                 left: 0,
                 right: 0,
-                height: row.size,
+                height: rowHeight,
                 transform: `translateY(${row.start}px)`,
               }}
             >

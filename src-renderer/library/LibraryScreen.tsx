@@ -35,16 +35,30 @@ import './library-page.css';
 
 const INITIAL_FILTER: LibraryFilter = { review: 'any', minStars: 0, sort: 'newest' };
 
-/** How many images the list has, of the library's, and how many are selected. */
-function LibraryCount({ shown, count, about }: { shown: number; count: number; about?: number }) {
+/**
+ * How many images the list has, of the library's, and how many are selected. While a first build
+ * runs (`indexing`), what is indexed is not the total: the estimate is shown, or no total at all
+ * before there is one.
+ */
+function LibraryCount({
+  shown,
+  count,
+  indexing,
+}: {
+  shown: number;
+  count: number;
+  indexing?: { about?: number };
+}) {
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.size);
+  const text = !indexing
+    ? t('library.count', { shown, count })
+    : indexing.about !== undefined
+      ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
+      : t('library.countIndexingSoFar', { count: shown });
   return (
-    <span className="muted" role="status" data-testid="library-count">
-      {/* While the first build runs, what is indexed is not the total: say so, with the estimate. */}
-      {about !== undefined
-        ? t('library.countIndexing', { shown, count: about })
-        : t('library.count', { shown, count })}
+    <span className="muted" role="status" data-testid="library-count" data-indexing={!!indexing}>
+      {text}
       {selected > 0 && ` · ${t('library.selected', { count: selected })}`}
     </span>
   );
@@ -146,7 +160,7 @@ export function LibraryScreen() {
         <LibraryCount
           shown={total ?? 0}
           count={overview.data?.images ?? 0}
-          about={indexing ? Math.max(indexing.imagesAbout ?? 0, overview.data?.images ?? 0) : undefined}
+          indexing={indexing ? { about: indexing.imagesAbout } : undefined}
         />
         <LibraryToolbar
           filter={shown}
@@ -176,6 +190,7 @@ export function LibraryScreen() {
         <p className="notice lib-indexing" role="status" data-testid="library-indexing">
           <progress value={indexing.done} max={Math.max(1, indexing.total)} />
           {t('library.indexing', { done: indexing.done, count: indexing.total })}
+          {filter.search && ` ${t('library.searchIndexing')}`}
         </p>
       )}
       {filter.stackOf && (

@@ -92,6 +92,10 @@ export function useLibraryOverview() {
   });
 }
 
+/** How often the lists are asked again while a first build fills the catalog. */
+const INDEXING_REFRESH_MS = 2000;
+let lastIndexingRefresh = 0;
+
 /**
  * What the main process says changed, applied without polling: marks go into the cached windows in
  * place (nothing is fetched), folders make the lists and the overview be asked again (the gallery
@@ -113,6 +117,12 @@ export function useLibraryLiveUpdates(): void {
         client.setQueryData<LibraryOverview>(queryKey('library.overview'), (overview) =>
           overview ? { ...overview, indexing: change.indexing ?? null } : overview,
         );
+        // The lists grow as folders are read: asked again now and then, not at every step (a
+        // window of a million-image build would otherwise be fetched several times a second).
+        if (change.indexing && Date.now() - lastIndexingRefresh >= INDEXING_REFRESH_MS) {
+          lastIndexingRefresh = Date.now();
+          void client.invalidateQueries({ queryKey: ['library.query'] });
+        }
       } else {
         void client.invalidateQueries({ queryKey: ['library.query'] });
         void client.invalidateQueries({ queryKey: ['library.overview'] });

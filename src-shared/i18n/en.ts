@@ -502,6 +502,8 @@ export const en = {
     all: 'All',
     countIndexing_one: 'Indexing… {{shown, number}} of about {{count, number}} image',
     countIndexing_other: 'Indexing… {{shown, number}} of about {{count, number}} images',
+    countIndexingSoFar_one: 'Indexing… {{count, number}} image so far',
+    countIndexingSoFar_other: 'Indexing… {{count, number}} images so far',
     count_one: '{{shown, number}} of {{count, number}} image',
     count_other: '{{shown, number}} of {{count, number}} images',
     selected_one: '{{count, number}} selected',
@@ -563,6 +565,7 @@ export const en = {
     compareHint: 'Select two to four images to compare them.',
     indexing_one: 'Indexing the library… {{done, number}} of {{count, number}} folder',
     indexing_other: 'Indexing the library… {{done, number}} of {{count, number}} folders',
+    searchIndexing: 'The search covers the images indexed so far; the rest follow as they are indexed.',
     tooMany_one:
       '{{count, number}} image is selected; this works on at most {{max, number}} at a time. Narrow the filters or the selection.',
     tooMany_other:

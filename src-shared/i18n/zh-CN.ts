@@ -487,6 +487,8 @@ export const zhCN: Messages = {
     all: '全部',
     countIndexing_one: '正在建立索引… 已显示 {{shown, number}} 张，共约 {{count, number}} 张',
     countIndexing_other: '正在建立索引… 已显示 {{shown, number}} 张，共约 {{count, number}} 张',
+    countIndexingSoFar_one: '正在建立索引… 目前已有 {{count, number}} 张',
+    countIndexingSoFar_other: '正在建立索引… 目前已有 {{count, number}} 张',
     count_one: '共 {{count, number}} 张，显示 {{shown, number}} 张',
     count_other: '共 {{count, number}} 张，显示 {{shown, number}} 张',
     selected_one: '已选 {{count, number}} 张',
@@ -547,6 +549,7 @@ export const zhCN: Messages = {
     compareHint: '选择 2 到 4 张图片进行对比。',
     indexing_one: '正在为图库建立索引… 已完成 {{done, number}} / {{count, number}} 个文件夹',
     indexing_other: '正在为图库建立索引… 已完成 {{done, number}} / {{count, number}} 个文件夹',
+    searchIndexing: '搜索结果仅涵盖已建立索引的图片，其余图片将在索引完成后陆续出现。',
     tooMany_one:
       '已选 {{count, number}} 张图片；此操作一次最多处理 {{max, number}} 张。请缩小筛选范围或选择。',
     tooMany_other:

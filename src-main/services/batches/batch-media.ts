@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../heavy-modules';
 import type { BatchItemView } from '../../../src-shared/batch-view';
 import { customIdOf, expandedIds, rowOfTask } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
@@ -103,6 +103,7 @@ export class BatchMedia {
     const cached = this.previews.get(cacheKey);
     if (cached) return { webp: cached, source: local ? 'library' : 'gateway' };
     const { data } = await this.itemImage(id, customId);
+    const sharp = await loadSharp();
     const thumb = await sharp(data).resize(320, 320, { fit: 'inside' }).webp({ quality: 80 }).toBuffer();
     if (this.previews.size > 400) this.previews.delete(this.previews.keys().next().value!);
     this.previews.set(cacheKey, thumb);

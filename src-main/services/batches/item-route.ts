@@ -1,6 +1,6 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../heavy-modules';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
@@ -177,6 +177,7 @@ export class ItemRoute {
 /** Whether an image decodes from its first byte to its last (sharp fails on truncated or corrupt data). */
 async function decodesWhole(data: Buffer): Promise<boolean> {
   try {
+    const sharp = await loadSharp();
     await sharp(data, { failOn: 'truncated', limitInputPixels: false }).stats();
     return true;
   } catch {

@@ -2,8 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
-import sharp from 'sharp';
+import { loadPdfKit, loadSharp } from '../heavy-modules';
 import type { ContactSheetOptions, LibraryDetail } from '../../../src-shared/library-view';
 import { logCaught } from '../log/studio-log';
 import { fontRuns, latinFont } from './cjk-font';
@@ -96,6 +95,7 @@ function fitted(doc: Doc, text: string, width: number, lines: number, size: numb
 /** The image made small enough for print at the cell's size, as JPEG on white. */
 async function printable(path: string, width: number, height: number): Promise<Buffer | undefined> {
   try {
+    const sharp = await loadSharp();
     return await sharp(path)
       .rotate()
       .resize({
@@ -134,6 +134,7 @@ export async function writeContactSheet(
   const perPage = cols * rows;
   const pages = Math.max(1, Math.ceil(images.length / perPage));
 
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: [pageW, pageH],
     margin: 0,

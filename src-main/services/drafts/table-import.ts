@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import { readSheet, type CellValue } from 'read-excel-file/node';
+import type { CellValue } from 'read-excel-file/node';
+import { loadSheetReader } from '../heavy-modules';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 
@@ -73,7 +74,7 @@ export async function readTable(name: string, data: Buffer): Promise<ImportedTab
     let sheet: (CellValue | null)[][];
     try {
       // The first sheet, as the values Excel shows (a formula's last result, rich text as its text).
-      sheet = await readSheet(data);
+      sheet = await (await loadSheetReader())(data);
     } catch (err) {
       throw unreadable(name, 'it is not an Excel workbook (.xlsx), or it is damaged', err);
     }

@@ -1,6 +1,7 @@
 import type { KbPushes } from '../kb/kb-pushes';
 import type { KbSearches } from '../kb/kb-searches';
 import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from '../kb/kb-rows';
+import { loadTokenizer } from '../heavy-modules';
 import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
 import { appIdFor, kbIdFor } from '../kb/kb-targets';
 import type { LibraryCatalog } from '../library/library-catalog';
@@ -19,8 +20,12 @@ export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDep
   return {
     'kb.readCsv': ({ text }) => readKbCsv(text),
     'kb.template': () => KB_CSV_TEMPLATE,
-    'kb.check': ({ rows, mode }) => checkRows(rows, mode),
-    'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) => {
+    'kb.check': async ({ rows, mode }) => {
+      await loadTokenizer();
+      return checkRows(rows, mode);
+    },
+    'kb.push': async ({ rows, mode, prompt, kbId, chunkSize }) => {
+      await loadTokenizer();
       const profile = profiles.active();
       return pushes.start({
         profileId: profile.id,
@@ -35,6 +40,7 @@ export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDep
     'kb.resume': ({ id }) => pushes.resume(id, profiles.active().id),
     'kb.pushFromLibrary': async ({ ids, kbId }) => {
       const rows = (await Promise.all(ids.map((id) => library.detail(id)))).map(kbRowOfImage);
+      await loadTokenizer();
       const profile = profiles.active();
       return pushes.start({
         profileId: profile.id,

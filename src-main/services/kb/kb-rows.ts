@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens } from '../heavy-modules';
 import Papa from 'papaparse';
 import type { KbCheckedRow, KbMode, KbRow } from '../../../src-shared/kb-view';
 import { StudioError } from '../../../src-shared/studio-error';

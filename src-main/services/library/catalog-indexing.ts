@@ -7,22 +7,29 @@ import { logCaughtUnlessMissing } from '../log/studio-log';
 import {
   fileSignature,
   folderSignature,
+  folderSignatureNow,
   readBatchFolder,
   type FolderImage,
   type FolderProblem,
 } from './batch-folder-record';
 import { STAGING_DIR } from './batch-folder';
 import { Collections, COLLECTIONS_FILE } from './collections';
-import { scalar, type CatalogDb } from './catalog-db';
+import type { CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { cjkText, wordTerms } from './catalog-search';
+import { batchFileStamp, ImagesEstimate } from './indexing-estimate';
 
 /** Up to this many folders to read, a query waits for them; more, and it answers what is known while the catalog fills. */
 const WAIT_FOR_FOLDERS = 50;
+/** Folders checked between turns of the event loop when looking for changes. */
+const SIGNATURE_SLICE = 500;
 
 interface SyncPlan {
   root: string;
-  changed: string[];
+  /** Folders to read, newest first (by batch.json's time), with the signature the plan saw. */
+  changed: { name: string; signature: string }[];
+  /** A long sync's estimate of the library's images, reported from the moment the plan is known. */
+  estimate?: ImagesEstimate;
   gone: string[];
   /** collections.json's time and size, when it differs from what the catalog last read. */
   collections?: string;
@@ -39,6 +46,8 @@ export class CatalogIndexing {
   private queued?: Promise<boolean>;
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
+  /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
+  private looking = false;
   private indexing: { done: number; total: number; imagesAbout?: number } | null = null;
 
   constructor(
@@ -59,12 +68,19 @@ export class CatalogIndexing {
    */
   sync(): Promise<boolean> {
     if (!this.running) {
-      const plan = this.plan();
+      this.looking = true;
+      const plan = this.plan().finally(() => (this.looking = false));
       this.planned = plan.then(
         (p) => p.changed.length,
         () => 0,
       );
-      this.running = plan.then((p) => this.apply(p)).finally(() => (this.running = undefined));
+      // A build that stopped (another library folder, a failure) no longer shows its progress.
+      this.running = plan
+        .then((p) => this.apply(p))
+        .finally(() => {
+          if (this.indexing) this.report(null);
+          this.running = undefined;
+        });
       return this.running;
     }
     this.queued ??= this.running
@@ -87,9 +103,13 @@ export class CatalogIndexing {
     if (run && (await this.planned) <= WAIT_FOR_FOLDERS) await run;
   }
 
-  /** Checks every folder, and waits for the sync when it is short, as `settled` does. */
+  /**
+   * Checks every folder, and waits for the sync when it is short, as `settled` does. A sync still
+   * looking at the folders (the start's, when the Library opens with the studio) is as fresh as a
+   * new one: it is joined, not followed by a second look at every folder.
+   */
   async synced(): Promise<void> {
-    const sync = this.sync();
+    const sync = this.looking && this.running ? this.running : this.sync();
     if ((await this.planned) <= WAIT_FOR_FOLDERS) await sync;
   }
 
@@ -109,31 +129,50 @@ export class CatalogIndexing {
         (db) => db.prepare('select name, signature from folders').raw().all() as [string, string][],
       ),
     );
-    const signatures = await Promise.all(names.map((name) => folderSignature(join(root, name))));
+    const signatures: string[] = [];
+    for (let at = 0; at < names.length; at += SIGNATURE_SLICE) {
+      for (const name of names.slice(at, at + SIGNATURE_SLICE))
+        signatures.push(folderSignatureNow(join(root, name)));
+      // A slice is a few milliseconds: the gallery's windows and marks go in between.
+      if (at + SIGNATURE_SLICE < names.length) await nextTurn();
+    }
     const present = new Set(names);
     const collections = await fileSignature(join(root, COLLECTIONS_FILE));
     const readCollections = this.catalog.use(
       (db) =>
         db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
     );
+    // Newest first: during a first build the gallery's first screens (newest first) fill at once,
+    // and later folders only add to the end of the list.
+    const changed = names
+      .map((name, i) => ({ name, signature: signatures[i]! }))
+      .filter(({ name, signature }) => known.get(name) !== signature)
+      .sort((a, b) => batchFileStamp(b.signature)[0] - batchFileStamp(a.signature)[0]);
+    const keptBatchBytes = names.reduce(
+      (sum, name, i) => (known.get(name) === signatures[i] ? sum + batchFileStamp(signatures[i]!)[1] : sum),
+      0,
+    );
+    const estimate = changed.length > WAIT_FOR_FOLDERS ? this.estimate(changed, keptBatchBytes) : undefined;
+    // Before any query waiting on the plan goes on, so no overview asked meanwhile (a restart
+    // resuming a build) presents the images indexed so far as the library's total.
+    if (estimate) this.report({ done: 0, total: changed.length, imagesAbout: estimate.imagesAbout });
     return {
       root,
-      changed: names.filter((name, i) => known.get(name) !== signatures[i]),
+      changed,
+      estimate,
       gone: [...known.keys()].filter((name) => !present.has(name)),
       collections: collections === readCollections ? undefined : collections,
     };
   }
 
-  private async apply({ root, changed, gone, collections }: SyncPlan): Promise<boolean> {
+  private async apply({ root, changed, gone, collections, estimate }: SyncPlan): Promise<boolean> {
     if (collections !== undefined) await this.readCollections(root, collections);
     if (!changed.length && !gone.length) return collections !== undefined;
     if (gone.length)
       this.catalog.use((db) => db.transaction(() => gone.forEach((name) => removeFolder(db, name)))());
-    const loud = changed.length > WAIT_FOR_FOLDERS;
-    let imagesThisPass = 0;
     for (let i = 0; i < changed.length; i++) {
       if (this.root() !== root) return true;
-      const name = changed[i]!;
+      const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
       const record = await readBatchFolder(join(root, name));
       this.catalog.use((db) =>
@@ -142,19 +181,15 @@ export class CatalogIndexing {
           restack(db, name);
         })(),
       );
-      imagesThisPass += record.images.length;
-      if (loud && (i % 10 === 9 || i === changed.length - 1)) {
-        const indexed = this.catalog.use((db) => scalar(db, 'select coalesce(sum(images), 0) from folders'));
-        const about = Math.round(indexed + ((changed.length - i - 1) * imagesThisPass) / (i + 1));
-        this.indexing =
-          i === changed.length - 1 ? null : { done: i + 1, total: changed.length, imagesAbout: about };
-        this.onChange({ reason: 'indexing', indexing: this.indexing });
-      }
+      estimate?.read(batchFileStamp(signature)[1], record.images.length);
+      if (estimate && (i % 10 === 9 || i === 0) && i < changed.length - 1)
+        this.report({ done: i + 1, total: changed.length, imagesAbout: estimate.imagesAbout });
       // Other calls (the poller, marks, the gallery's windows) run between folders.
       await nextTurn();
     }
+    if (estimate) this.report(null);
     // After many folders the indexes are in many pieces; merged, searches read one piece each.
-    if (loud)
+    if (estimate)
       this.catalog.use((db) =>
         db.exec(
           `insert into images_terms (images_terms) values ('optimize');
@@ -164,6 +199,23 @@ export class CatalogIndexing {
     this.catalog.noteChange();
     this.onChange({ reason: 'folders' });
     return true;
+  }
+
+  private report(indexing: NonNullable<LibraryOverview['indexing']> | null): void {
+    this.indexing = indexing;
+    this.onChange({ reason: 'indexing', indexing });
+  }
+
+  /** The images estimate of a long sync: the folders it leaves alone count as they are. */
+  private estimate(changed: SyncPlan['changed'], keptBatchBytes: number): ImagesEstimate {
+    const rereading = new Set(changed.map((c) => c.name));
+    const images = this.catalog
+      .use((db) => db.prepare('select name, images from folders').raw().all() as [string, number][])
+      .reduce((sum, [name, images]) => (rereading.has(name) ? sum : sum + images), 0);
+    return new ImagesEstimate(
+      { images, batchBytes: keptBatchBytes },
+      changed.map((c) => batchFileStamp(c.signature)[1]),
+    );
   }
 
   /** Puts collections.json into the catalog's tables, whole: it is small next to the images. */

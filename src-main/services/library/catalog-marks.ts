@@ -82,6 +82,7 @@ export class CatalogMarks {
           ).run(signature, folder);
         })(),
       );
+      this.reading.marksChanged();
     }
     return changes;
   }

@@ -124,6 +124,8 @@ const ORDER_INDEX: Record<Filter['sort'], string> = {
 };
 /** Above this many matches, walking the order's index beats sorting the matches. */
 const WALK_INDEX_FROM = 2000;
+/** Lists whose length is kept (see `CatalogReading.counts`). */
+const MAX_COUNTS = 64;
 
 /**
  * What the gallery reads from the catalog: windows of the filtered, sorted list, its ids, the
@@ -132,6 +134,14 @@ const WALK_INDEX_FROM = 2000;
  */
 export class CatalogReading {
   private overviewCache?: { revision: number; overview: LibraryOverview };
+  /**
+   * The length of each list asked for lately, by its condition: every window of a list carries
+   * the list's length, and counting a filtered million (a full scan for "one per stack") for each
+   * window scrolled to would cost more than the window itself. Valid for one catalog revision and
+   * no mark since: marks change what the review and star filters hold.
+   */
+  private counts = { revision: -1, marks: 0, byCondition: new Map<string, number>() };
+  private marksRevision = 0;
 
   constructor(
     private catalog: CatalogConnection,
@@ -161,6 +171,32 @@ export class CatalogReading {
     });
   }
 
+  /** Marks or stars changed: counts of lists filtered by them may be wrong now. */
+  marksChanged(): void {
+    this.marksRevision++;
+  }
+
+  /**
+   * The length of a list, from the counts cache when it holds; never cached while a build fills
+   * the catalog (the revision only moves at its end, the length with every folder).
+   */
+  private count(condition: string, params: (string | number)[], work: () => number): number {
+    const revision = this.catalog.revision;
+    const c = this.counts;
+    if (c.revision !== revision || c.marks !== this.marksRevision) {
+      this.counts = { revision, marks: this.marksRevision, byCondition: new Map() };
+    }
+    const key = JSON.stringify([condition, params]);
+    const known = this.counts.byCondition.get(key);
+    if (known !== undefined && !this.indexing.progress) return known;
+    const total = work();
+    if (this.indexing.progress) return total;
+    // A handful of lists are in use at once; an old one is dropped rather than kept forever.
+    if (this.counts.byCondition.size >= MAX_COUNTS) this.counts.byCondition.clear();
+    this.counts.byCondition.set(key, total);
+    return total;
+  }
+
   /** One window of the filtered, sorted list, and the length of the whole list. */
   async query(raw: LibraryQuery = {}): Promise<LibraryResult> {
     await this.indexing.settled();
@@ -169,13 +205,15 @@ export class CatalogReading {
     const { matches } = w;
     return this.catalog.use((db) => {
       // A search alone is counted in the full-text indexes, without visiting the images.
-      const total = w.searchOnly
-        ? scalar(
-            db,
-            `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
-            ...matches.map((m) => m.param),
-          )
-        : scalar(db, `select count(*) from images ${w.sql}`, ...w.params);
+      const total = this.count(w.sql, w.params, () =>
+        w.searchOnly
+          ? scalar(
+              db,
+              `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
+              ...matches.map((m) => m.param),
+            )
+          : scalar(db, `select count(*) from images ${w.sql}`, ...w.params),
+      );
       const walk = matches.length && total > WALK_INDEX_FROM ? `indexed by ${ORDER_INDEX[q.sort]}` : '';
       const rows = db
         .prepare(`select ${COLUMNS} from images ${walk} ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../heavy-modules';
 
 /**
  * A 64-bit difference hash (dHash) of an image: greyscale at 9×8, one bit per pair of neighbours
@@ -6,6 +6,7 @@ import sharp from 'sharp';
  * half. sharp's shrink-on-load keeps it cheap: the decoder reads the image once, scaled down.
  */
 export async function dHash(input: string | Buffer): Promise<string> {
+  const sharp = await loadSharp();
   const pixels = await sharp(input, { limitInputPixels: 268_402_689, sequentialRead: true })
     .greyscale()
     .resize(9, 8, { fit: 'fill', kernel: 'linear' })

@@ -4,7 +4,7 @@ import { rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import sharp from 'sharp';
+import { loadSharp } from '../heavy-modules';
 import { makeDir } from './atomic-file';
 
 export const THUMB_SIZE = 256;
@@ -58,6 +58,7 @@ export class ThumbnailService {
             made.started = true;
             await makeDir(join(this.dir, key.slice(0, 2)));
             const tmp = `${file}.${process.pid}.tmp`;
+            const sharp = await loadSharp();
             await sharp(source, { limitInputPixels: 268_402_689 })
               .resize(size, size, { fit: 'inside' })
               .webp({ quality: 78 })

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { loadSharp } from '../heavy-modules';
 import type { ReferenceImage } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import { writeFileAtomic } from '../library/atomic-file';
@@ -26,6 +26,7 @@ export class ReferenceStore {
     let converted = false;
     if (!mime) {
       try {
+        const sharp = await loadSharp();
         data = await sharp(input, { limitInputPixels: 268_402_689 }).png().toBuffer();
       } catch {
         throw new StudioError({
@@ -36,6 +37,7 @@ export class ReferenceStore {
       mime = 'image/png';
       converted = true;
     }
+    const sharp = await loadSharp();
     const meta = await sharp(data)
       .metadata()
       .catch((err: unknown) => logCaught(`reference ${name} metadata`, err));
@@ -87,6 +89,7 @@ export class ReferenceStore {
     let width = ref.width ?? 4096;
     for (;;) {
       width = Math.max(64, Math.floor(width * 0.75));
+      const sharp = await loadSharp();
       const out = await sharp(data)
         .resize({ width, withoutEnlargement: true })
         .jpeg({ quality: 88 })

@@ -1,0 +1,118 @@
+import { linkSync, mkdirSync, mkdtempSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { expect, test, openScreen } from './studio-fixture';
+
+const FOLDERS = 300;
+const PER_FOLDER = 200;
+const IMAGES = FOLDERS * PER_FOLDER;
+/** Chromium lays out no element taller than this. */
+const CHROMIUM_MAX_HEIGHT = 33_554_430;
+
+const folderName = (b: number) => `2026-11-${String((b % 28) + 1).padStart(2, '0')} Tall ${b}`;
+
+/**
+ * 60,000 images in 300 batch folders, made beside the library (hard links to one PNG) and then
+ * moved in, one rename a folder, as a sync tool or a copy from another disk brings a library in.
+ */
+async function foldersMovedIn(root: string): Promise<void> {
+  const staging = mkdtempSync(join(root, '..', 'tall-library-'));
+  const png = join(staging, 'source.png');
+  await sharp({ create: { width: 40, height: 40, channels: 3, background: '#58c' } })
+    .png()
+    .toFile(png);
+  for (let b = 0; b < FOLDERS; b++) {
+    const dir = join(staging, folderName(b));
+    mkdirSync(join(dir, 'images'), { recursive: true });
+    const images = Array.from({ length: PER_FOLDER }, (_, i) => {
+      const file = `images/row-${String(i + 1).padStart(3, '0')}.png`;
+      linkSync(png, join(dir, file));
+      return { customId: `t${b}-${i + 1}`, file, prompt: `Tall ${b}-${i + 1}: a ceramic mug`, rowIndex: i };
+    });
+    const created = 1_790_000_000 + b * 3600;
+    writeFileSync(
+      join(dir, 'batch.json'),
+      JSON.stringify({
+        format: 'batch-image-studio.batch/1',
+        batch: { id: `imgbatch_tall${b}`, task_name: `Tall ${b}`, model: 'm', created_at: created },
+        images,
+      }),
+    );
+    utimesSync(join(dir, 'batch.json'), created, created);
+  }
+  for (let b = 0; b < FOLDERS; b++) renameSync(join(staging, folderName(b)), join(root, folderName(b)));
+}
+
+test('60,000 images in one column: an honest count while indexing, and End reaches the oldest past Chromium’s height limit', async ({
+  page,
+  studio,
+}) => {
+  test.setTimeout(240_000);
+  const root = (await studio.call('settings.get')).libraryDir as string;
+  // A window a little narrow and the largest thumbnails: one image a row, some 760 px each, so 60,000
+  // images need more than Chromium's 33,554,430 px (as a million do at four a row).
+  await page.setViewportSize({ width: 1240, height: 800 });
+  await openScreen(page, studio, 'Library');
+  await expect(page.getByText(/The library is empty/).first()).toBeVisible();
+  const slider = page.getByTestId('library-thumb-size');
+  await slider.fill('400');
+
+  // While the first build runs, every count shown is an estimate or a count so far, never a total.
+  const count = page.getByTestId('library-count');
+  const seen = new Set<string>();
+  const watching = (async () => {
+    for (;;) {
+      const text = (await count.textContent()) ?? '';
+      seen.add(text);
+      if (text.startsWith(`${IMAGES.toLocaleString('en-US')} of`)) return;
+      await page.waitForTimeout(100);
+    }
+  })();
+  await foldersMovedIn(root);
+  await expect(count).toHaveText(
+    `${IMAGES.toLocaleString('en-US')} of ${IMAGES.toLocaleString('en-US')} images`,
+    {
+      timeout: 180_000,
+    },
+  );
+  await watching;
+  const indexing = [...seen].filter((t) => t.startsWith('Indexing'));
+  expect(indexing.length).toBeGreaterThan(0);
+  for (const text of seen) {
+    const total = /^([\d,]+) of ([\d,]+) images?$/.exec(text);
+    // A total shown is the library's whole (or the empty library before the folders came).
+    if (total) expect([`${IMAGES.toLocaleString('en-US')}`, '0']).toContain(total[2]);
+    const about = /^Indexing… [\d,]+ of about ([\d,]+) images$/.exec(text);
+    if (about) expect(Math.abs(Number(about[1]!.replaceAll(',', '')) - IMAGES)).toBeLessThan(IMAGES / 10);
+  }
+
+  // The rows are taller than Chromium can lay out; the scroll range is not.
+  const gallery = page.getByTestId('library-gallery');
+  await expect(gallery).toHaveAttribute('data-columns', '1');
+  const sizes = await gallery.evaluate((el) => ({
+    scrollHeight: el.scrollHeight,
+    row: (el.querySelector('.lib-row') as HTMLElement).offsetHeight,
+  }));
+  expect(sizes.row * IMAGES).toBeGreaterThan(CHROMIUM_MAX_HEIGHT);
+  expect(sizes.scrollHeight).toBeLessThan(CHROMIUM_MAX_HEIGHT);
+
+  // End: the focus on the last image, the oldest batch's last one, in view.
+  const oldest = `${folderName(0)}/images/row-${String(PER_FOLDER).padStart(3, '0')}.png`;
+  await gallery.focus();
+  await page.keyboard.press('End');
+  const last = page.locator(`[data-testid="library-cell"][data-index="${IMAGES - 1}"]`);
+  await expect(last).toHaveAttribute('data-id', oldest);
+  await expect(last).toBeInViewport();
+
+  // Home, then the scrollbar dragged to the bottom: the same last image at the bottom.
+  await page.keyboard.press('Home');
+  await expect(page.locator('[data-testid="library-cell"][data-index="0"]')).toBeInViewport();
+  await gallery.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(last).toBeInViewport();
+  await expect(last).toHaveAttribute('data-id', oldest);
+
+  // The batch filter lists all 300 batches (drawn after the first screen), and filters by one.
+  await expect(page.getByTestId('library-batch').locator('option')).toHaveCount(FOLDERS + 1);
+  await page.getByTestId('library-batch').selectOption({ label: `Tall 0 (${PER_FOLDER})` });
+  await expect(count).toContainText(`${PER_FOLDER} of ${IMAGES.toLocaleString('en-US')} images`);
+});

@@ -1,0 +1,107 @@
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import {
+  contentTopAt,
+  contentTopToShow,
+  rowTop,
+  rowsInView,
+  scrollHeightOf,
+  scrollTopFor,
+  type RowLayout,
+} from './scaled-scroll';
+
+/** A place this hook scrolled to, for the list and row height it was worked out for. */
+interface Written {
+  scrollTop: number;
+  contentTop: number;
+  rows: number;
+  rowHeight: number;
+}
+
+/** The place in the rows at a scroll position: exactly where this hook last put it, if it is still there. */
+function placeAt(written: Written | null, scrollTop: number, l: RowLayout): number {
+  const same =
+    written &&
+    written.rows === l.rows &&
+    written.rowHeight === l.rowHeight &&
+    Math.abs(written.scrollTop - scrollTop) < 1;
+  return same ? written.contentTop : contentTopAt(scrollTop, l);
+}
+
+interface ScaledRowsOptions {
+  scroller: RefObject<HTMLDivElement | null>;
+  rows: number;
+  rowHeight: number;
+  /** Rows drawn beyond the visible ones on each side. */
+  overscan: number;
+  /** Quiet time after the last scroll event before `scrolling` goes back to false. */
+  scrollingResetMs: number;
+}
+
+/**
+ * The gallery's rows of one height, windowed over a scroll range that stays within what Chromium
+ * can lay out (scaled-scroll.ts): the rows to draw and where, the element's height, whether it is
+ * scrolling, and a way to bring a row into view. (A general virtualizer assumes the scroll position
+ * is the place in the list, which stops being true once the range is scaled.)
+ */
+export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingResetMs }: ScaledRowsOptions) {
+  const [viewport, setViewport] = useState(0);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [scrolling, setScrolling] = useState(false);
+  /**
+   * The place this hook last scrolled to, and the scroll position that gave: a scaled place rounds
+   * to a whole pixel of scroll, and reading it back must not move a row it just put in view.
+   */
+  const written = useRef<Written | null>(null);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const onScroll = () => {
+      setScrollTop(el.scrollTop);
+      setScrolling(true);
+      clearTimeout(quiet);
+      quiet = setTimeout(() => setScrolling(false), scrollingResetMs);
+    };
+    const observer = new ResizeObserver(() => setViewport(el.clientHeight));
+    observer.observe(el);
+    setViewport(el.clientHeight);
+    setScrollTop(el.scrollTop);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      clearTimeout(quiet);
+      observer.disconnect();
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [scroller, scrollingResetMs]);
+
+  const layout: RowLayout = { rows, rowHeight, viewport };
+  const contentTop = placeAt(written.current, scrollTop, layout);
+  const { first, last } = rowsInView(contentTop, layout, overscan);
+  const items: { index: number; start: number }[] = [];
+  for (let index = first; index <= last; index++)
+    items.push({ index, start: rowTop(index, contentTop, scrollTop, layout) });
+
+  const current = useRef(layout);
+  current.current = layout;
+  const scrollToRow = useCallback(
+    (row: number) => {
+      const el = scroller.current;
+      if (!el) return;
+      const l = { ...current.current, viewport: el.clientHeight };
+      const target = contentTopToShow(row, placeAt(written.current, el.scrollTop, l), l);
+      if (target === undefined) return;
+      const top = scrollTopFor(target, l);
+      el.scrollTo({ top, behavior: 'instant' });
+      // Kept only when the element went where it was sent (it clamps at its ends).
+      written.current =
+        Math.abs(el.scrollTop - top) <= 1
+          ? { scrollTop: el.scrollTop, contentTop: target, rows: l.rows, rowHeight: l.rowHeight }
+          : null;
+      setScrollTop(el.scrollTop);
+    },
+    [scroller],
+  );
+
+  return { items, height: scrollHeightOf(layout), scrolling, scrollToRow };
+}
