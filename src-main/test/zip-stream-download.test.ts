@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { promptsDraft } from './prompts-draft';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 // A batch ZIP from a gateway that writes it as a streaming writer does (data descriptors), cut off
@@ -30,20 +31,7 @@ async function cutDownload(zipRanges: boolean) {
   await call(services, 'settings.update', { autoDownload: false });
   const prompts = Array.from({ length: 6 }, (_, i) => `a stoneware jug number ${i + 1}`);
   const { batch } = await call(services, 'batches.submit', {
-    draft: {
-      id: `cut-${zipRanges}`,
-      name: 'Cut download',
-      model: 'imgvendor-3.1-flash-image',
-      items: prompts.map((prompt, i) => ({
-        customId: `jug-${i + 1}`,
-        prompt,
-        outputCount: 1,
-        referenceIds: [],
-      })),
-      sharedReferenceIds: [],
-      references: [],
-      responseMime: 'image/png',
-    },
+    draft: promptsDraft(`cut-${zipRanges}`, 'Cut download', prompts, 'jug-'),
   });
   await waitUntil(
     () => call(services, 'batches.get', { id: batch.id }),
