@@ -12,6 +12,8 @@ interface ComposeState {
   lastAt: number;
   load(draft: Draft): void;
   change(update: (draft: Draft) => Draft, coalesceKey?: string): void;
+  /** A change the studio makes by itself (the gateway's first model): not a step of the user's undo. */
+  adjust(update: (draft: Draft) => Draft): void;
   undo(): void;
   redo(): void;
 }
@@ -37,6 +39,10 @@ export const useCompose = create<ComposeState>((set, get) => ({
       lastKey: coalesceKey,
       lastAt: now,
     });
+  },
+  adjust(update) {
+    const { draft } = get();
+    if (draft) set({ draft: update(draft) });
   },
   undo() {
     const { draft, past, future } = get();

@@ -9,7 +9,7 @@ import { emptyDraft, useCompose } from './compose-store';
 export function useDraftRestore() {
   const draft = useCompose((s) => s.draft);
   const load = useCompose((s) => s.load);
-  const change = useCompose((s) => s.change);
+  const adjust = useCompose((s) => s.adjust);
   const fetch = useStudioFetch();
   const models = useStudioQuery('batches.models', undefined, { retry: false });
   const drafts = useStudioQuery('drafts.list');
@@ -22,8 +22,10 @@ export function useDraftRestore() {
   }, [draft, drafts.data, load, models.data, fetch]);
 
   useEffect(() => {
-    if (draft && !draft.model && models.data?.[0]) change((d) => ({ ...d, model: models.data![0]! }));
-  }, [draft, models.data, change]);
+    // Not an undo step: the first Ctrl+Z after a paste must take the paste back, whenever the
+    // models arrived.
+    if (draft && !draft.model && models.data?.[0]) adjust((d) => ({ ...d, model: models.data![0]! }));
+  }, [draft, models.data, adjust]);
 
   return models;
 }
