@@ -168,6 +168,31 @@ describe('a batch ZIP read as it streams', () => {
     expect(readdirSync(dir).sort()).toEqual([...images.keys()].map((id) => `${id}.png`).sort());
   });
 
+  it('ends a stored entry at a descriptor that lies wholly within the bytes held back from a chunk', async () => {
+    // A network's chunks end anywhere: here one ends 4 to 12 bytes past a signed descriptor, so the
+    // descriptor is among the 28 bytes held back, and the next chunk is a large one.
+    const ids = ['first', 'second'];
+    const data = ids.map(() => trickyImage(90_000));
+    const zip = zipOf([
+      ...ids.map((id, i) => ({ name: `images/${id}.png`, data: data[i]!, descriptor: 'signed32' as const })),
+      manifestOf(ids),
+    ]);
+    const descriptor = zip.indexOf(Buffer.from('PK\x07\x08'), 30 + 'images/first.png'.length + 90_000 - 1);
+    for (const past of [4, 8, 12]) {
+      const cut = descriptor + 16 + past;
+      const { result, dir } = await ingest(zip, (from) =>
+        from === 0
+          ? (async function* () {
+              yield zip.subarray(0, cut);
+              yield zip.subarray(cut);
+            })()
+          : undefined,
+      );
+      await result;
+      ids.forEach((id, i) => expect(readFileSync(join(dir, `${id}.png`)).equals(data[i]!)).toBe(true));
+    }
+  });
+
   it('refuses what only a streaming reader meets, and leaves nothing behind', async () => {
     const a = { name: 'images/a.png', data: png };
     const b = { name: 'images/b.png', data: trickyImage(30_000) };

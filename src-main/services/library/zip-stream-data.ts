@@ -142,8 +142,14 @@ export async function* storedUntilDescriptor(
       if (found) {
         if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
         if (found.at) yield tail.subarray(0, found.at);
+        // What follows the descriptor goes back: from inside the new chunk, or, when the
+        // descriptor ended within the held bytes, the rest of those and the whole chunk.
         const end = found.at + found.length;
-        src.unread(next.subarray(end - tail.length));
+        if (end >= tail.length) src.unread(next.subarray(end - tail.length));
+        else {
+          src.unread(next);
+          src.unread(tail.subarray(end));
+        }
         return { crc: found.crc, compressed: size + found.at, size: size + found.at };
       }
       crc = crc32(tail, crc);
