@@ -2,6 +2,7 @@ import { createInflateRaw, crc32 } from 'node:zlib';
 import { StudioError } from '../../../src-shared/studio-error';
 import { ByteSource, StreamCut } from './zip-byte-source';
 import { refuse, unreadable } from './zip-refusal';
+import { SIG_CENTRAL, SIG_LOCAL } from './zip-stream-records';
 
 /** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
 export const STREAM_CHUNK = 256 * 1024;
@@ -12,8 +13,6 @@ export const STREAM_CHUNK = 256 * 1024;
 const INFLATE_STEP = 1024 * 1024;
 
 const SIG_DESCRIPTOR = 0x08074b50;
-const SIG_LOCAL = 0x04034b50;
-const SIG_CENTRAL = 0x02014b50;
 
 /** What an entry's data turned out to be: its CRC-32 and sizes as read, not as announced. */
 export interface DataRead {
