@@ -1,6 +1,4 @@
 import { app, BrowserWindow, dialog } from 'electron';
-// electron-updater is CommonJS whose `autoUpdater` export Node's ESM loader cannot see by name.
-import electronUpdater from 'electron-updater';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { en } from '../../src-shared/i18n/en';
@@ -31,8 +29,15 @@ function writable(path: string): boolean {
   }
 }
 
-/** This copy's updates: electron-updater when it can update itself, else why not (update-availability.ts). */
-export function desktopUpdates(): { availability: UpdateAvailability; engine?: UpdaterEngine } {
+/**
+ * This copy's updates: electron-updater when it can update itself, else why not
+ * (update-availability.ts). Loaded after the window is made, and only by a copy that can update:
+ * electron-updater and what it requires take 120–300 ms to load, which the window would wait for.
+ */
+export async function desktopUpdates(): Promise<{
+  availability: UpdateAvailability;
+  engine?: UpdaterEngine;
+}> {
   const availability = updateAvailability({
     packaged: app.isPackaged,
     hasUpdateConfig: existsSync(join(process.resourcesPath, 'app-update.yml')),
@@ -42,6 +47,8 @@ export function desktopUpdates(): { availability: UpdateAvailability; engine?: U
     writable,
   });
   if (availability.kind !== 'ready') return { availability };
+  // electron-updater is CommonJS whose `autoUpdater` export Node's ESM loader cannot see by name.
+  const { default: electronUpdater } = await import('electron-updater');
   // Read here, not at import: the getter builds the platform's updater, which needs the app ready.
   const { autoUpdater } = electronUpdater;
   autoUpdater.logger = {

@@ -100,7 +100,6 @@ async function start(): Promise<void> {
   // before the app was ready, so neither moves for existing users.
   app.setName(PRODUCT_NAME);
 
-  const updates = desktopUpdates();
   // The window first: it paints its shell and shows (ready-to-show) while the services load and
   // start behind it; its calls and images wait for them.
   let started!: (live: StudioServices) => void;
@@ -138,6 +137,7 @@ async function start(): Promise<void> {
   logInfo(`Desktop window opened (Electron ${process.versions.electron}); starting the services.`);
 
   try {
+    const updates = await desktopUpdates();
     // Loaded here, not imported above: every service and what they load stays off the window's path.
     const { createStudioServices } = await import('../services/studio-services');
     services = await createStudioServices({
@@ -195,7 +195,7 @@ async function start(): Promise<void> {
     applyAppMenu({
       language: language(),
       dev: !app.isPackaged,
-      noUpdateFeed: updates.availability.kind === 'no-feed',
+      noUpdateFeed: live.updates.status().availability.kind === 'no-feed',
       checkForUpdates: () => {
         showMainWindow();
         checkFromMenu(live.updates, language).catch((err: unknown) => logCaught('check for updates', err));
