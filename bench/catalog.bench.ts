@@ -8,6 +8,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { CATALOG_DIR, CATALOG_FILE } from '../src-main/services/library/catalog-db';
+import { ORDER } from '../src-main/services/library/catalog-list-sql';
 import { searchMatches } from '../src-main/services/library/catalog-search';
 import { LibraryCatalog } from '../src-main/services/library/library-catalog';
 import type { LibraryChanged } from '../src-shared/library-view';
@@ -128,10 +129,11 @@ for (const images of sizes) {
     for (let i = 0; i < 5; i++) {
       const [, t] = await timed(() => {
         reference.prepare(`select count(*) from (${m.sql})`).raw().get(m.param);
-        // The window as the catalog asks for it: walking the newest-first index (many matches).
+        // The window as the catalog finds it (by rowid): walking the newest-first index (many matches).
         reference
           .prepare(
-            `select id from images indexed by images_newest where rowid in (${m.sql}) order by created_at desc, folder desc, ord limit 100`,
+            `select images.rowid from images indexed by images_newest
+             where images.rowid in (${m.sql}) order by ${ORDER.newest} limit 100`,
           )
           .all(m.param);
       });
@@ -152,7 +154,7 @@ for (const images of sizes) {
   const [lastWindow, lastMs] = await timed(() => catalog.query({ limit: 100, offset: images - 100 }));
   const [, lastRefMs] = await timed(() =>
     reference
-      .prepare('select id from images order by created_at desc, folder desc, ord limit 100 offset ?')
+      .prepare(`select images.rowid from images order by ${ORDER.newest} limit 100 offset ?`)
       .all(images - 100),
   );
   console.log(
