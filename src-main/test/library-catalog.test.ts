@@ -47,6 +47,7 @@ describe('the library catalog', () => {
     expect(first.items).toHaveLength(30);
     // Newest batch first, each batch in its own order.
     expect(first.items[0]!.prompt).toBe('青花瓷杯 4-0');
+    expect(first.items[0]!.mime).toBe('image/png');
     const next = await catalog.query({ offset: 30, limit: 30 });
     const ids = await catalog.ids({ start: 0, end: 60 });
     expect(ids).toEqual([...first.items, ...next.items].map((i) => i.id));

@@ -43,7 +43,8 @@ create table if not exists images (
   row_index integer,
   -- The folder's time, here too: the orders by time walk one index of the images.
   created_at integer not null,
-  mime text not null,
+  -- Null for the usual image/png (catalog-list-sql.ts).
+  mime text,
   bytes integer not null,
   mark text,
   stars integer not null default 0,

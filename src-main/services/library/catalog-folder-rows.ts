@@ -2,6 +2,7 @@ import { STACK_THRESHOLDS, stackLeaders } from '../../../src-shared/image-stacks
 import type { FolderImage, FolderProblem } from './batch-folder-record';
 import type { CatalogDb } from './catalog-db';
 import { idInFolderSql } from './catalog-ids';
+import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 
 /**
@@ -90,7 +91,7 @@ export function writeFolder(
       i.prompt,
       i.rowIndex,
       i.createdAt,
-      i.mime,
+      i.mime === USUAL_MIME ? null : i.mime,
       i.bytes,
       i.mark,
       i.stars,

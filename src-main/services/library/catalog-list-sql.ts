@@ -43,8 +43,11 @@ export const ORDER_INDEX: Record<Filter['sort'], string> = {
 const leaderId = (column: string) =>
   `(select lf.name || '/' || l.file from images l join folders lf on lf.id = l.folder where l.rowid = images.${column})`;
 
+/** The type nearly every image has (a batch record's default): stored as null, 10 bytes an image. */
+export const USUAL_MIME = 'image/png';
+
 export const COLUMNS = `images.rowid as row, ${ID_SQL} as id, f.batch_id, f.task_name, f.model, f.run_id,
-  images.custom_id, images.prompt, images.created_at, images.mime, images.bytes, images.mark, images.stars,
+  images.custom_id, images.prompt, images.created_at, coalesce(images.mime, '${USUAL_MIME}') as mime, images.bytes, images.mark, images.stars,
   f.name as folder, images.file, images.row_index, ${leaderId('stack_leader')} as stack_leader, images.stack_size,
   ${leaderId('similar_leader')} as similar_leader, images.similar_size`;
 
