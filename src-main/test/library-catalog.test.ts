@@ -68,6 +68,23 @@ describe('the library catalog', () => {
       'still life 0-1',
       'still life 0-2',
     ]);
+    // Stars, then newest: the starred first (most stars first), then every other image newest first.
+    const newest = await catalog.ids({});
+    const starred = { [newest[120]!]: 5, [newest[7]!]: 3, [newest[150]!]: 3 };
+    for (const [id, stars] of Object.entries(starred)) await catalog.mark([id], { stars });
+    const byStars = [newest[120], newest[7], newest[150], ...newest.filter((id) => !starred[id])];
+    expect(await catalog.ids({ sort: 'stars' })).toEqual(byStars);
+    for (const [offset, limit] of <[number, number][]>[
+      [0, 5],
+      [2, 3],
+      [180, 40],
+    ])
+      expect((await catalog.query({ sort: 'stars', offset, limit })).items.map((i) => i.id)).toEqual(
+        byStars.slice(offset, offset + limit),
+      );
+    expect((await catalog.query({ sort: 'stars', minStars: 3 })).items.map((i) => i.stars)).toEqual([
+      5, 3, 3,
+    ]);
     // A two-character Chinese word, which a trigram index alone cannot find.
     expect((await catalog.query({ search: '青花' })).total).toBe(50);
     expect((await catalog.query({ search: '青花瓷', batchId: 'imgbatch_batch 2' })).total).toBe(10);

@@ -33,6 +33,7 @@ create table if not exists folders (
   images integer not null default 0
 );
 create index if not exists folders_batch on folders(batch_id);
+create index if not exists folders_time on folders(created_at);
 create index if not exists folders_run on folders(run_id) where run_id is not null;
 create table if not exists images (
   rowid integer primary key,
@@ -65,7 +66,8 @@ create index if not exists images_unhashed on images(rowid) where phash is null;
 -- give a folder's images backward, and sorting them back costs the last window 5x.
 create index if not exists images_newest on images(created_at desc, folder desc);
 create index if not exists images_oldest on images(created_at, folder);
-create index if not exists images_stars on images(stars desc, created_at desc, folder desc);
+-- The starred images only (few): stars then newest merges them with the newest-first walk.
+create index if not exists images_starred on images(stars desc, created_at desc, folder desc) where stars > 0;
 create index if not exists images_prompt on images(prompt collate nocase, folder);
 -- Most images have no mark: the review filters' index holds the marked ones only.
 create index if not exists images_mark on images(mark) where mark is not null;

@@ -102,7 +102,30 @@ export function writeFolder(
     terms.run(row, wordTerms(i));
     for (const from of i.sources) source.run(`${name}/${i.file}`, from);
   }
-  return folder;
+  if (first) orderSameSecond(db, first.createdAt);
+  return folderId(db, name)!;
+}
+
+/**
+ * Batches made in the same second (a run's models) are ordered by their folders' names, as they
+ * always were, and not by the order this catalog happened to read them in: the lists break ties
+ * by folder id, so within such a group the ids are dealt out again in name order. The group is a
+ * handful of folders; their images follow.
+ */
+function orderSameSecond(db: CatalogDb, createdAt: number): void {
+  const group = db
+    .prepare('select id from folders where created_at = ? order by name')
+    .pluck()
+    .all(createdAt) as number[];
+  const ids = [...group].sort((a, b) => a - b);
+  const moves = group.map((from, i) => [from, ids[i]!] as const).filter(([from, to]) => from !== to);
+  const move = (from: number, to: number) => {
+    db.prepare('update folders set id = ? where id = ?').run(to, from);
+    db.prepare('update images set folder = ? where folder = ?').run(to, from);
+  };
+  // Through negative ids, so that no two folders hold one id midway.
+  for (const [from, to] of moves) move(from, -to);
+  for (const [, to] of moves) move(-to, to);
 }
 
 /**

@@ -15,7 +15,11 @@ export type Filter = ReturnType<typeof libraryFilterSchema.parse>;
 /** Images with their folders: images first, so the order's index of the images is what is walked. */
 export const FROM = 'images cross join folders f on f.id = images.folder';
 
-/** Within one folder the rowid is the folder's own order (catalog-db.ts). */
+/**
+ * Within one folder the rowid is the folder's own order (catalog-db.ts). Stars then newest is
+ * walked as two lists merged (`windowSql`): the starred images by their own index, the rest by
+ * the newest-first one, instead of an index of every image by stars.
+ */
 export const ORDER: Record<Filter['sort'], string> = {
   newest: 'images.created_at desc, images.folder desc, images.rowid',
   oldest: 'images.created_at, images.folder, images.rowid',
@@ -32,12 +36,44 @@ export const REVERSED: Record<Filter['sort'], string> = {
 };
 
 /** The index each order walks; a search with many matches walks it instead of sorting them all. */
-export const ORDER_INDEX: Record<Filter['sort'], string> = {
+const ORDER_INDEX: Record<Filter['sort'], string> = {
   newest: 'images_newest',
   oldest: 'images_oldest',
-  stars: 'images_stars',
+  // The unstarred images' part of it (the starred are few).
+  stars: 'images_newest',
   prompt: 'images_prompt',
 };
+
+/**
+ * The statement for a stretch of the filtered list (`limit ? offset ?` left to bind), answering
+ * `column` (the rowid, or ID_SQL) of each image: `walk` follows the order's index whatever the
+ * filter (a search with many matches), `reversed` reads the list from its end. The stars order
+ * is a merge of two walks, the starred images and the others, each in its index's order (SQLite
+ * merges a compound select's sorted arms without sorting them).
+ */
+export function windowSql(
+  sort: Filter['sort'],
+  w: { sql: string; params: (string | number)[] },
+  options: { column: string; walk: boolean; reversed: boolean },
+): { sql: string; params: (string | number)[] } {
+  // The folders are joined only for an id: a window's rowids are found without them.
+  const base = options.column === 'images.rowid' ? 'images' : FROM;
+  const from = options.walk ? base.replace('images', `images indexed by ${ORDER_INDEX[sort]}`) : base;
+  if (sort !== 'stars')
+    return {
+      sql: `select ${options.column} from ${from} ${w.sql}
+            order by ${(options.reversed ? REVERSED : ORDER)[sort]} limit ? offset ?`,
+      params: w.params,
+    };
+  const arm = (condition: string, source: string) =>
+    `select ${options.column}, images.stars, images.created_at, images.folder, images.rowid from ${source}
+     ${w.sql ? `${w.sql} and` : 'where'} ${condition}`;
+  return {
+    sql: `${arm('images.stars > 0', base)} union all ${arm('images.stars = 0', from)}
+          order by ${options.reversed ? '2, 3, 4, 5 desc' : '2 desc, 3 desc, 4 desc, 5'} limit ? offset ?`,
+    params: [...w.params, ...w.params],
+  };
+}
 
 /** A stack's first image by its id; only the rows shown pay for it. */
 const leaderId = (column: string) =>
@@ -154,7 +190,8 @@ export function where(
   if (f.to !== undefined) add('images.created_at < ?', f.to);
   if (f.review === 'unrated') add('images.mark is null and images.stars = 0');
   else if (f.review !== 'any') add('images.mark = ?', f.review);
-  if (f.minStars > 0) add('images.stars >= ?', f.minStars);
+  // Said twice: the starred images' index holds stars > 0 only, and SQLite takes it for this.
+  if (f.minStars > 0) add('images.stars > 0 and images.stars >= ?', f.minStars);
   // One per stack: an image alone, or the first of its stack.
   const leader = f.stackLevel === 'similar' ? 'images.similar_leader' : 'images.stack_leader';
   if (f.stacks === 'one') add(`(${leader} is null or ${leader} = images.rowid)`);

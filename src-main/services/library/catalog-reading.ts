@@ -14,17 +14,7 @@ import { scalar } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
-import {
-  COLUMNS,
-  FROM,
-  imageAt,
-  ORDER,
-  ORDER_INDEX,
-  REVERSED,
-  rowsOf,
-  where,
-  type Row,
-} from './catalog-list-sql';
+import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
 
 export type { Row } from './catalog-list-sql';
 
@@ -124,20 +114,19 @@ export class CatalogReading {
             )
           : scalar(db, `select count(*) from images ${w.sql}`, ...w.params),
       );
-      const walk = matches.length && total > WALK_INDEX_FROM ? `indexed by ${ORDER_INDEX[q.sort]}` : '';
       // A window past the middle is read from the end, the list's order reversed: SQLite steps over
       // the rows before a window one by one, so the oldest images (a million rows down) come as
       // quickly as the newest.
       const end = Math.min(q.offset + q.limit, total);
-      const fromEnd = q.offset > total / 2;
-      const [order, limit, offset] = fromEnd
-        ? [REVERSED[q.sort], Math.max(0, end - q.offset), total - end]
-        : [ORDER[q.sort], q.limit, q.offset];
+      const reversed = q.offset > total / 2;
+      const [limit, offset] = reversed ? [Math.max(0, end - q.offset), total - end] : [q.limit, q.offset];
+      const walk = matches.length > 0 && total > WALK_INDEX_FROM;
+      const { sql, params } = windowSql(q.sort, w, { column: 'images.rowid', walk, reversed });
       const window = db
-        .prepare(`select images.rowid from images ${walk} ${w.sql} order by ${order} limit ? offset ?`)
+        .prepare(sql)
         .pluck()
-        .all(...w.params, limit, offset) as number[];
-      const rows = rowsOf(db, fromEnd ? window.reverse() : window);
+        .all(...params, limit, offset) as number[];
+      const rows = rowsOf(db, reversed ? window.reverse() : window);
       return { total, offset: q.offset, items: rows.map(imageAt(q.stackLevel)) };
     });
   }
@@ -149,10 +138,11 @@ export class CatalogReading {
     const limit = q.end === undefined ? -1 : Math.max(0, q.end - q.start);
     return this.catalog.use((db) => {
       const w = where(db, q);
+      const { sql, params } = windowSql(q.sort, w, { column: ID_SQL, walk: false, reversed: false });
       return db
-        .prepare(`select ${ID_SQL} from ${FROM} ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
+        .prepare(sql)
         .pluck()
-        .all(...w.params, limit, q.start) as string[];
+        .all(...params, limit, q.start) as string[];
     });
   }
 
