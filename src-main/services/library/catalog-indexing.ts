@@ -228,8 +228,9 @@ export class CatalogIndexing {
  * After a long build (the first of a big library): the full-text indexes are in many pieces, and
  * merged, searches read one piece each. The other indexes are a third empty (rows arrive newest
  * first, prompts in no order) and the merges left pages free: rewritten once (VACUUM), the catalog
- * is a fifth smaller. Measured at 1M images in the catalog bench. The copy is made on disk, not in
- * memory (temp_store), and the write-ahead log it went through is emptied after.
+ * is a quarter smaller (520 against 384 bytes an image at 100k). It holds the catalog about 2 s at
+ * a million images, once. The copy is made on disk, not in memory (temp_store: 350 MB at 1M), and
+ * the write-ahead log it went through is emptied after.
  */
 function compact(db: CatalogDb): void {
   db.exec(
