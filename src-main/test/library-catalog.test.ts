@@ -47,10 +47,44 @@ describe('the library catalog', () => {
     expect(first.items).toHaveLength(30);
     // Newest batch first, each batch in its own order.
     expect(first.items[0]!.prompt).toBe('青花瓷杯 4-0');
+    expect(first.items[0]!.mime).toBe('image/png');
     const next = await catalog.query({ offset: 30, limit: 30 });
     const ids = await catalog.ids({ start: 0, end: 60 });
     expect(ids).toEqual([...first.items, ...next.items].map((i) => i.id));
     expect(await catalog.ids({})).toHaveLength(200);
+    // A window past the middle is read from the end: the same images, in the same order.
+    for (const sort of ['newest', 'oldest', 'stars', 'prompt'] as const) {
+      const all = await catalog.ids({ sort });
+      const late = await catalog.query({ sort, offset: 150, limit: 60 });
+      expect(late.items.map((i) => i.id)).toEqual(all.slice(150, 210));
+      const found = await catalog.ids({ sort, search: 'life' });
+      expect(
+        (await catalog.query({ sort, search: 'life', offset: 100, limit: 7 })).items.map((i) => i.id),
+      ).toEqual(found.slice(100, 107));
+    }
+    // Oldest first: the oldest batch first, still each batch in its own order.
+    expect((await catalog.query({ sort: 'oldest', limit: 3 })).items.map((i) => i.prompt)).toEqual([
+      '青花瓷杯 0-0',
+      'still life 0-1',
+      'still life 0-2',
+    ]);
+    // Stars, then newest: the starred first (most stars first), then every other image newest first.
+    const newest = await catalog.ids({});
+    const starred = { [newest[120]!]: 5, [newest[7]!]: 3, [newest[150]!]: 3 };
+    for (const [id, stars] of Object.entries(starred)) await catalog.mark([id], { stars });
+    const byStars = [newest[120], newest[7], newest[150], ...newest.filter((id) => !starred[id])];
+    expect(await catalog.ids({ sort: 'stars' })).toEqual(byStars);
+    for (const [offset, limit] of <[number, number][]>[
+      [0, 5],
+      [2, 3],
+      [180, 40],
+    ])
+      expect((await catalog.query({ sort: 'stars', offset, limit })).items.map((i) => i.id)).toEqual(
+        byStars.slice(offset, offset + limit),
+      );
+    expect((await catalog.query({ sort: 'stars', minStars: 3 })).items.map((i) => i.stars)).toEqual([
+      5, 3, 3,
+    ]);
     // A two-character Chinese word, which a trigram index alone cannot find.
     expect((await catalog.query({ search: '青花' })).total).toBe(50);
     expect((await catalog.query({ search: '青花瓷', batchId: 'imgbatch_batch 2' })).total).toBe(10);
@@ -110,6 +144,31 @@ describe('the library catalog', () => {
     expect((await again.query({})).total).toBe(4);
     expect(await again.sync()).toBe(false);
     again.close();
+  });
+
+  it('a folder read again, or gone, leaves none of its old words in search', async () => {
+    const root = library();
+    batchFolder(root, 'shore', ['a heron', '一只青花瓷杯 heron'], 1_790_000_000);
+    batchFolder(root, 'field', ['a crane'], 1_790_000_100);
+    const catalog = new LibraryCatalog(() => root);
+    const found = async (search: string) => (await catalog.query({ search })).total;
+    expect([await found('heron'), await found('青花瓷'), await found('瓷杯')]).toEqual([2, 1, 1]);
+    rmSync(join(root, 'shore'), { recursive: true });
+    batchFolder(root, 'shore', ['a stork', '一只青花瓷碗'], 1_790_000_000);
+    await catalog.sync();
+    expect([await found('heron'), await found('青花瓷'), await found('瓷杯'), await found('stork')]).toEqual([
+      0, 1, 0, 1,
+    ]);
+    rmSync(join(root, 'shore'), { recursive: true });
+    await catalog.sync();
+    batchFolder(root, 'marsh', ['a plover', 'a snipe', 'a rail'], 1_790_000_200);
+    await catalog.sync();
+    // The new folder's rows may take the gone folder's rowids: none of its words may come back.
+    expect([await found('stork'), await found('青花'), await found('plover'), await found('crane')]).toEqual([
+      0, 0, 1, 1,
+    ]);
+    expect((await catalog.query({})).total).toBe(4);
+    catalog.close();
   });
 
   it('a damaged catalog is deleted and made again from the folders', async () => {

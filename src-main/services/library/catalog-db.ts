@@ -9,69 +9,81 @@ export const CATALOG_DIR = '.catalog';
 export const CATALOG_FILE = 'library.sqlite';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
+// Sized for a million images (issue 26): what a batch folder says once (its batch, task, model,
+// run and time) is kept once in `folders`, and an image points at its folder by number; an
+// image's id is not stored but made of its folder's name and its file (catalog-ids.ts). A folder's
+// images are written in their folder order in one go, so their rowids follow that order: no `ord`.
 const SCHEMA = `
 -- One row a batch folder: what the filters list (batches, models) comes from here, not from
--- grouping every image.
+-- grouping every image. Its id is kept when the folder is read again, so the images' order by
+-- folder (the tie-break within one second) does not move.
 create table if not exists folders (
-  name text primary key,
+  id integer primary key,
+  name text not null unique,
   signature text not null,
   problem text,
   batch_id text,
   task_name text,
   model text,
+  -- The run (one draft on several models) its batch was one model of.
+  run_id text,
   created_at integer,
   images integer not null default 0
 );
+create index if not exists folders_batch on folders(batch_id);
+create index if not exists folders_time on folders(created_at);
+create index if not exists folders_run on folders(run_id) where run_id is not null;
 create table if not exists images (
   rowid integer primary key,
-  id text not null unique,
-  folder text not null,
+  folder integer not null,
   file text not null,
-  ord integer not null,
-  batch_id text not null,
-  task_name text not null,
-  model text not null,
   custom_id text not null,
   prompt text not null,
   row_index integer,
+  -- The folder's time, here too: the orders by time walk one index of the images.
   created_at integer not null,
-  mime text not null,
+  -- Null for the usual image/png (catalog-list-sql.ts).
+  mime text,
   bytes integer not null,
   mark text,
   stars integer not null default 0,
-  run_id text,
-  -- The perceptual hash (dHash) from the folder's hashes.json, and the near-duplicate stack it is
-  -- in: its first image's id and its size (null for an image alone, or not hashed yet).
-  phash text,
-  stack_leader text,
+  -- The perceptual hash (dHash, 8 bytes) from the folder's hashes.json, and the near-duplicate
+  -- stack it is in: its first image's rowid and its size (null for an image alone, or not hashed).
+  phash blob,
+  stack_leader integer,
   stack_size integer,
   -- The same at the "similar" level (a looser threshold): a group holds whole stacks.
-  similar_leader text,
+  similar_leader integer,
   similar_size integer
 );
-create index if not exists images_stack on images(stack_leader) where stack_leader is not null;
-create index if not exists images_similar on images(similar_leader) where similar_leader is not null;
+-- An image by its id (folder and file), and a folder's images.
+create unique index if not exists images_file on images(folder, file);
 create index if not exists images_unhashed on images(rowid) where phash is null;
--- The same row (custom_id) of one run on every model, for "Compare across models".
-create index if not exists images_run on images(run_id, custom_id) where run_id is not null;
-create index if not exists images_folder on images(folder, ord);
-create index if not exists images_newest on images(created_at desc, folder desc, ord);
-create index if not exists images_oldest on images(created_at, folder, ord);
-create index if not exists images_stars on images(stars desc, created_at desc, folder desc, ord);
-create index if not exists images_prompt on images(prompt collate nocase, folder, ord);
-create index if not exists images_batch on images(batch_id);
-create index if not exists images_model on images(model);
-create index if not exists images_mark on images(mark, stars);
+-- The orders' indexes end at the folder: within a folder the rowid, which every index entry ends
+-- with, is the folder's order. Newest and oldest keep an index each: one walked backward would
+-- give a folder's images backward, and sorting them back costs the last window 5x.
+create index if not exists images_newest on images(created_at desc, folder desc);
+create index if not exists images_oldest on images(created_at, folder);
+-- The starred images only (few): stars then newest merges them with the newest-first walk.
+create index if not exists images_starred on images(stars desc, created_at desc, folder desc) where stars > 0;
+create index if not exists images_prompt on images(prompt collate nocase, folder);
+-- Most images have no mark: the review filters' index holds the marked ones only.
+create index if not exists images_mark on images(mark) where mark is not null;
+-- The two full-text indexes keep no text (content = '') and no lengths (columnsize = 0: nothing
+-- ranks by them): a row is taken out by giving back the terms it went in with, which
+-- catalog-search.ts makes again from the row. A change to how it makes them bumps SCHEMA_VERSION.
 -- Chinese of three characters and more, found anywhere in a run: "青花瓷" in "一只青花瓷杯".
 create virtual table if not exists images_text using fts5(
-  text, tokenize = 'trigram', content = '', contentless_delete = 1
+  text, tokenize = 'trigram', content = '', columnsize = 0
 );
--- Latin words (found by their start: the prefix indexes make "so" as quick as "soft"), and Chinese as single characters and pairs ("青花", "猫"),
--- which the trigram index cannot answer.
+-- Latin words (found by their start: the prefix indexes make "so" as quick as "soft"), and Chinese
+-- as single characters and pairs ("青花", "猫"), which the trigram index cannot answer. Every query
+-- of it is one term, so it keeps which rows hold a term and not where in them (detail = none):
+-- a third of the size.
 create virtual table if not exists images_terms using fts5(
-  terms, tokenize = 'unicode61', prefix = '1 2 3', content = '', contentless_delete = 1
+  terms, tokenize = 'unicode61', prefix = '1 2 3', detail = none, content = '', columnsize = 0
 );
 create table if not exists meta (key text primary key, value text not null);
 -- collections.json as a table, so the Library can filter by a board in SQL.

@@ -4,6 +4,7 @@ import { logCaughtUnlessMissing } from '../log/studio-log';
 import { writeJsonAtomic } from './atomic-file';
 import { folderSignature, readReview, REVIEW_FILE, REVIEW_FORMAT, type Review } from './batch-folder-record';
 import type { CatalogConnection } from './catalog-connection';
+import { rowOf } from './catalog-ids';
 import type { CatalogReading, Row } from './catalog-reading';
 
 export type Mark = { mark?: ReviewMark; stars?: number };
@@ -25,10 +26,11 @@ export class CatalogMarks {
   marksOf(ids: string[]): LibraryMarkChange[] {
     const out: LibraryMarkChange[] = [];
     this.catalog.use((db) => {
-      const read = db.prepare('select id, mark, stars from images where id = ?');
+      const read = db.prepare('select mark, stars from images where rowid = ?');
       for (const id of new Set(ids)) {
-        const row = read.get(id) as { id: string; mark: ReviewMark; stars: number } | undefined;
-        if (row) out.push({ id: row.id, mark: row.mark, stars: row.stars });
+        const at = rowOf(db, id);
+        const row = at === undefined ? undefined : (read.get(at) as { mark: ReviewMark; stars: number });
+        if (row) out.push({ id, mark: row.mark, stars: row.stars });
       }
     });
     return out;
@@ -72,8 +74,10 @@ export class CatalogMarks {
       const signature = await folderSignature(dir);
       this.catalog.use((db) =>
         db.transaction(() => {
-          const update = db.prepare('update images set mark = ?, stars = ? where id = ?');
-          for (const r of rows) update.run(review[r.file]!.mark, review[r.file]!.stars, r.id);
+          const update = db.prepare('update images set mark = ?, stars = ? where rowid = ?');
+          // By id again: the folder may have been read anew (new rowids) while review.json was written.
+          for (const r of rows)
+            update.run(review[r.file]!.mark, review[r.file]!.stars, rowOf(db, r.id) ?? -1);
           // The folder's new review.json is the catalog's own doing: the next start need not read it.
           // A damaged review.json it replaced is no longer a problem of the folder.
           db.prepare(

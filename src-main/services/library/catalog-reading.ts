@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { StackLevel } from '../../../src-shared/image-stacks';
 import type {
   LibraryDetail,
   LibraryIdsQuery,
@@ -7,121 +6,20 @@ import type {
   LibraryOverview,
   LibraryQuery,
   LibraryResult,
-  ReviewMark,
 } from '../../../src-shared/library-view';
-import {
-  libraryFilterSchema,
-  libraryIdsQuerySchema,
-  libraryQuerySchema,
-} from '../../../src-shared/library-view';
+import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { FolderProblem } from './batch-folder-record';
 import { scalar } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
+import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
-import { searchMatches } from './catalog-search';
+import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
 
-type Filter = ReturnType<typeof libraryFilterSchema.parse>;
-
-const ORDER: Record<Filter['sort'], string> = {
-  newest: 'created_at desc, folder desc, ord',
-  oldest: 'created_at, folder, ord',
-  stars: 'stars desc, created_at desc, folder desc, ord',
-  prompt: 'prompt collate nocase, folder, ord',
-};
-
-const COLUMNS =
-  'id, batch_id, task_name, model, custom_id, prompt, created_at, mime, bytes, mark, stars, folder, file, row_index, stack_leader, stack_size, similar_leader, similar_size';
-
-export interface Row {
-  id: string;
-  batch_id: string;
-  task_name: string;
-  model: string;
-  custom_id: string;
-  prompt: string;
-  created_at: number;
-  mime: string;
-  bytes: number;
-  mark: ReviewMark;
-  stars: number;
-  folder: string;
-  file: string;
-  row_index: number | null;
-  stack_leader: string | null;
-  stack_size: number | null;
-  similar_leader: string | null;
-  similar_size: number | null;
-}
-
-/** A row as the studio shows it, with its stack at the level the list asked for. */
-const imageAt =
-  (level: StackLevel = 'near') =>
-  (r: Row): LibraryImage => {
-    const [leader, size] =
-      level === 'similar' ? [r.similar_leader, r.similar_size] : [r.stack_leader, r.stack_size];
-    return {
-      id: r.id,
-      batchId: r.batch_id,
-      taskName: r.task_name,
-      model: r.model,
-      customId: r.custom_id,
-      prompt: r.prompt,
-      createdAt: r.created_at,
-      mime: r.mime,
-      bytes: r.bytes,
-      mark: r.mark,
-      stars: r.stars,
-      ...(leader && size ? { stack: { leader, size, level } } : {}),
-    };
-  };
+export type { Row } from './catalog-list-sql';
 
 const image = imageAt('near');
 
-/** The filters as one SQL condition; the search words go through the two full-text indexes. */
-function where(f: Filter): {
-  sql: string;
-  params: (string | number)[];
-  matches: ReturnType<typeof searchMatches>;
-  searchOnly: boolean;
-} {
-  const matches = searchMatches(f.search);
-  const sql = matches.map((m) => `images.rowid in (${m.sql})`);
-  const params: (string | number)[] = matches.map((m) => m.param);
-  const add = (condition: string, ...values: (string | number)[]) => {
-    sql.push(condition);
-    params.push(...values);
-  };
-  if (f.batchId) add('batch_id = ?', f.batchId);
-  if (f.collectionId)
-    add('id in (select image_id from collection_items where collection_id = ?)', f.collectionId);
-  if (f.model) add('model = ?', f.model);
-  if (f.from !== undefined) add('created_at >= ?', f.from);
-  if (f.to !== undefined) add('created_at < ?', f.to);
-  if (f.review === 'unrated') add('mark is null and stars = 0');
-  else if (f.review !== 'any') add('mark = ?', f.review);
-  if (f.minStars > 0) add('stars >= ?', f.minStars);
-  // One per stack: an image alone, or the first of its stack.
-  const leader = f.stackLevel === 'similar' ? 'similar_leader' : 'stack_leader';
-  if (f.stacks === 'one') add(`(${leader} is null or ${leader} = id)`);
-  if (f.stackOf) add(`${leader} = ?`, f.stackOf);
-  // The prompt index is case-blind, so the same words count as the same prompt.
-  if (f.promptOf) add('prompt collate nocase = (select prompt from images where id = ?)', f.promptOf);
-  return {
-    sql: sql.length ? `where ${sql.join(' and ')}` : '',
-    params,
-    matches,
-    searchOnly: matches.length > 0 && sql.length === matches.length,
-  };
-}
-
-/** The index each order walks; a search with many matches walks it instead of sorting them all. */
-const ORDER_INDEX: Record<Filter['sort'], string> = {
-  newest: 'images_newest',
-  oldest: 'images_oldest',
-  stars: 'images_stars',
-  prompt: 'images_prompt',
-};
 /** Above this many matches, walking the order's index beats sorting the matches. */
 const WALK_INDEX_FROM = 2000;
 /** Lists whose length is kept (see `CatalogReading.counts`). */
@@ -158,7 +56,9 @@ export class CatalogReading {
       (db) =>
         db
           .prepare(
-            'select rowid as row, folder, file from images where phash is null and rowid > ? order by rowid limit ?',
+            `select images.rowid as row, f.name as folder, images.file from images
+             join folders f on f.id = images.folder
+             where images.phash is null and images.rowid > ? order by images.rowid limit ?`,
           )
           .all(after, limit) as { row: number; folder: string; file: string }[],
     );
@@ -201,9 +101,9 @@ export class CatalogReading {
   async query(raw: LibraryQuery = {}): Promise<LibraryResult> {
     await this.indexing.settled();
     const q = libraryQuerySchema.parse(raw);
-    const w = where(q);
-    const { matches } = w;
     return this.catalog.use((db) => {
+      const w = where(db, q);
+      const { matches } = w;
       // A search alone is counted in the full-text indexes, without visiting the images.
       const total = this.count(w.sql, w.params, () =>
         w.searchOnly
@@ -214,10 +114,19 @@ export class CatalogReading {
             )
           : scalar(db, `select count(*) from images ${w.sql}`, ...w.params),
       );
-      const walk = matches.length && total > WALK_INDEX_FROM ? `indexed by ${ORDER_INDEX[q.sort]}` : '';
-      const rows = db
-        .prepare(`select ${COLUMNS} from images ${walk} ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
-        .all(...w.params, q.limit, q.offset) as Row[];
+      // A window past the middle is read from the end, the list's order reversed: SQLite steps over
+      // the rows before a window one by one, so the oldest images (a million rows down) come as
+      // quickly as the newest.
+      const end = Math.min(q.offset + q.limit, total);
+      const reversed = q.offset > total / 2;
+      const [limit, offset] = reversed ? [Math.max(0, end - q.offset), total - end] : [q.limit, q.offset];
+      const walk = matches.length > 0 && total > WALK_INDEX_FROM;
+      const { sql, params } = windowSql(q.sort, w, { column: 'images.rowid', walk, reversed });
+      const window = db
+        .prepare(sql)
+        .pluck()
+        .all(...params, limit, offset) as number[];
+      const rows = rowsOf(db, reversed ? window.reverse() : window);
       return { total, offset: q.offset, items: rows.map(imageAt(q.stackLevel)) };
     });
   }
@@ -226,15 +135,15 @@ export class CatalogReading {
   async ids(raw: LibraryIdsQuery = {}): Promise<string[]> {
     await this.indexing.settled();
     const q = libraryIdsQuerySchema.parse(raw);
-    const w = where(q);
     const limit = q.end === undefined ? -1 : Math.max(0, q.end - q.start);
-    return this.catalog.use(
-      (db) =>
-        db
-          .prepare(`select id from images ${w.sql} order by ${ORDER[q.sort]} limit ? offset ?`)
-          .pluck()
-          .all(...w.params, limit, q.start) as string[],
-    );
+    return this.catalog.use((db) => {
+      const w = where(db, q);
+      const { sql, params } = windowSql(q.sort, w, { column: ID_SQL, walk: false, reversed: false });
+      return db
+        .prepare(sql)
+        .pluck()
+        .all(...params, limit, q.start) as string[];
+    });
   }
 
   /**
@@ -266,9 +175,8 @@ export class CatalogReading {
       collections: (
         db
           .prepare(
-            `select c.id, c.name, count(images.id) from collections c
+            `select c.id, c.name, count(${rowOfColumn('i.image_id')}) from collections c
              left join collection_items i on i.collection_id = c.id
-             left join images on images.id = i.image_id
              group by c.id order by c.created_at, c.name`,
           )
           .raw()
@@ -303,8 +211,9 @@ export class CatalogReading {
                  union select s.${to}, chain.depth + 1 from image_sources s
                    join chain on s.${from} = chain.id where chain.depth < 50
                )
-               select ${COLUMNS} from images join (select id as chain_id, min(depth) as depth from chain group by id)
-                 on images.id = chain_id order by depth, created_at desc`,
+               select ${COLUMNS} from (select ${rowOfColumn('chain.id')} as chain_row, min(depth) as depth
+                 from chain group by id) c join images on images.rowid = c.chain_row
+                 join folders f on f.id = images.folder order by c.depth, images.created_at desc`,
               )
               .all(id) as Row[],
         )
@@ -318,22 +227,30 @@ export class CatalogReading {
    */
   async acrossModels(id: string): Promise<LibraryImage[]> {
     await this.indexing.settled();
-    const rows = this.catalog.use(
-      (db) =>
-        db
-          .prepare(
-            `select ${COLUMNS} from images where run_id = (select run_id from images where id = ?)
-             and custom_id = (select custom_id from images where id = ?) order by model, folder, ord`,
-          )
-          .all(id, id) as Row[],
-    );
+    const self = this.row(id);
+    // A run's folders (one a model), and in each the same row: a few hundred images walked.
+    const rows = self?.run_id
+      ? this.catalog.use(
+          (db) =>
+            db
+              .prepare(
+                `select ${COLUMNS} from ${FROM}
+                 where images.folder in (select id from folders where run_id = ?) and images.custom_id = ?
+                 order by f.model, images.folder, images.rowid`,
+              )
+              .all(self.run_id, self.custom_id) as Row[],
+        )
+      : [];
     return rows.length ? rows.map(image) : [image(await this.entry(id))];
   }
 
   private row(id: string): Row | undefined {
-    return this.catalog.use(
-      (db) => db.prepare(`select ${COLUMNS} from images where id = ?`).get(id) as Row | undefined,
-    );
+    return this.catalog.use((db) => {
+      const row = rowOf(db, id);
+      return row === undefined
+        ? undefined
+        : (db.prepare(`select ${COLUMNS} from ${FROM} where images.rowid = ?`).get(row) as Row | undefined);
+    });
   }
 
   /** One image by id; an id the catalog does not know yet gets one sync before it is refused. */

@@ -6,6 +6,9 @@ const CJK_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+/g;
 /** An FTS5 string literal: the words are matched as they are typed, never as query syntax. */
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
+// What the two full-text indexes hold for a row is made here, and made again, the same, to take the
+// row out of them (catalog-folder-rows.ts): changing it (or search-terms.ts) bumps catalog-db.ts's
+// SCHEMA_VERSION, so no catalog holds terms made the old way.
 const searchable = (image: { prompt: string; taskName: string; customId: string }) =>
   `${image.prompt}\n${image.taskName}\n${image.customId}`;
 
