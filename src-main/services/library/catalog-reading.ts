@@ -204,7 +204,9 @@ export class CatalogReading {
     const w = where(q);
     const { matches } = w;
     return this.catalog.use((db) => {
-      // A search alone is counted in the full-text indexes, without visiting the images.
+      // A search alone is counted in the full-text indexes, without visiting the images. The whole
+      // library is counted by its folders, as the overview counts it (a folder's images come and go
+      // with it): counting a million rows took a new studio's first Library open 100 ms.
       const total = this.count(w.sql, w.params, () =>
         w.searchOnly
           ? scalar(
@@ -212,7 +214,9 @@ export class CatalogReading {
               `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
               ...matches.map((m) => m.param),
             )
-          : scalar(db, `select count(*) from images ${w.sql}`, ...w.params),
+          : w.sql
+            ? scalar(db, `select count(*) from images ${w.sql}`, ...w.params)
+            : scalar(db, 'select coalesce(sum(images), 0) from folders'),
       );
       const walk = matches.length && total > WALK_INDEX_FROM ? `indexed by ${ORDER_INDEX[q.sort]}` : '';
       const rows = db
