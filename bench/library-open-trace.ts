@@ -37,7 +37,7 @@ try {
   const session = await startedStudio(dataDir);
   const cdp = await session.page.context().newCDPSession(session.page);
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => events.push(...e.value));
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
@@ -62,10 +62,6 @@ try {
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
   await cdp.send('Tracing.end');
   await done;
-  const clickAt = (await session.page.evaluate(
-    '(() => { const e = performance.getEntriesByType("event").find((x) => x.name === "click"); return e ? e.startTime : null; })()',
-  )) as number | null;
-  void clickAt;
   if (process.env.BENCH_TRACE_OUT) writeFileSync(process.env.BENCH_TRACE_OUT, JSON.stringify(events));
   console.log(`open: ${open.ms.toFixed(0)} ms`);
   report(events, open.ms, profile);

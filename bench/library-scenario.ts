@@ -25,6 +25,8 @@ export interface LibraryFigures {
   catalogReadyMs: number;
   openCold: number[];
   openWarm: number[];
+  /** The same opens, to the count saying the library's size (it may follow the top row). */
+  openCount: { cold: number[]; warm: number[] };
   firstRowCells: number;
   firstRowAspects: (number | null)[];
   /** What the last cold and the last warm open waited on, from the click (ms). */
@@ -85,6 +87,7 @@ function log(line: string) {
 async function measureOpens(library: BenchLibrary, dataDir: string) {
   const openCold: number[] = [];
   const openWarm: number[] = [];
+  const openCount: LibraryFigures['openCount'] = { cold: [], warm: [] };
   let firstRow = { cells: 0, aspects: [] as (number | null)[] };
   const openRequests: LibraryFigures['openRequests'] = { cold: null, warm: null };
   const openSlowFrames: LibraryFigures['openSlowFrames'] = { cold: null, warm: null };
@@ -96,6 +99,7 @@ async function measureOpens(library: BenchLibrary, dataDir: string) {
       try {
         const open = await openLibrary(session.page, library.images);
         (cold ? openCold : openWarm).push(open.ms);
+        openCount[cold ? 'cold' : 'warm'].push(open.countMs);
         firstRow = open;
         openRequests[cold ? 'cold' : 'warm'] = open.requests;
         openSlowFrames[cold ? 'cold' : 'warm'] = open.slowFrames;
@@ -104,10 +108,10 @@ async function measureOpens(library: BenchLibrary, dataDir: string) {
       }
     }
   }
-  log(
-    `open: cold ${openCold.map((t) => t.toFixed(0)).join(', ')} ms; warm ${openWarm.map((t) => t.toFixed(0)).join(', ')} ms`,
-  );
-  return { openCold, openWarm, firstRow, openRequests, openSlowFrames };
+  const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(', ');
+  log(`open: cold ${ms(openCold)} ms; warm ${ms(openWarm)} ms`);
+  log(`the count said the library's size: cold ${ms(openCount.cold)} ms; warm ${ms(openCount.warm)} ms`);
+  return { openCold, openWarm, openCount, firstRow, openRequests, openSlowFrames };
 }
 
 /**
@@ -132,7 +136,7 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
     const catalogReadyMs = await prepare(library, dataDir);
     log(`catalog ready in ${(catalogReadyMs / 1000).toFixed(1)} s`);
     const opens = await measureOpens(library, dataDir);
-    const { openCold, openWarm, firstRow, openRequests, openSlowFrames } = opens;
+    const { openCold, openWarm, openCount, firstRow, openRequests, openSlowFrames } = opens;
 
     const session = await startedStudio(dataDir);
     const { page } = session;
@@ -181,6 +185,7 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
         catalogReadyMs,
         openCold,
         openWarm,
+        openCount,
         firstRowCells: firstRow.cells,
         firstRowAspects: firstRow.aspects,
         openRequests,

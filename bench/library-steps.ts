@@ -43,6 +43,8 @@ export async function openLibrary(
   images: number,
 ): Promise<{
   ms: number;
+  /** The click to the frame whose count says "of <images>". */
+  countMs: number;
   cells: number;
   aspects: (number | null)[];
   requests: Requests | null;
@@ -62,10 +64,15 @@ export async function openLibrary(
     count: { shown?: number; of?: number; text: string };
   };
   if (open.ms === null) throw new Error(`the top row of thumbnails never showed (${open.count.text})`);
-  if (open.count.of !== images)
-    throw new Error(`the Library says "${open.count.text}", not ${images} images`);
+  // The count may come a moment after the top row: it is timed apart, and must be the whole library.
+  const counted = (await probe(page, 'countOf', images, 10_000)) as {
+    ms: number | null;
+    count: { text: string };
+  };
+  if (counted.ms === null) throw new Error(`the Library says "${counted.count.text}", not ${images} images`);
   return {
     ms: open.ms,
+    countMs: counted.ms,
     cells: open.cells,
     aspects: open.aspects,
     requests: open.requests,
