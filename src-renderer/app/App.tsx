@@ -18,7 +18,7 @@ import { useLiveStudioState, useStudioQuery } from './studio-queries';
 import { useAppliedTheme } from './theme';
 
 // Each screen is a chunk of its own, so the window opens with only the shell and the first screen.
-const SCREEN_COMPONENTS: Record<Screen, ComponentType> = {
+const SCREEN_COMPONENTS: Record<Screen, ComponentType & { load(): Promise<unknown> }> = {
   compose: lazyScreen(() => import('../compose/ComposeScreen'), 'ComposeScreen'),
   batches: lazyScreen(() => import('../batches/BatchesScreen'), 'BatchesScreen'),
   library: lazyScreen(() => import('../library/LibraryScreen'), 'LibraryScreen'),
@@ -26,6 +26,16 @@ const SCREEN_COMPONENTS: Record<Screen, ComponentType> = {
   kb: lazyScreen(() => import('../kb/KnowledgeBaseScreen'), 'KnowledgeBaseScreen'),
   settings: lazyScreen(() => import('../settings/SettingsScreen'), 'SettingsScreen'),
 };
+
+/**
+ * Fetches the chunk of the screen the window opens on. Asked for before anything else, so its
+ * files are among the page's first (browser mode starts its services once those are sent), and
+ * waited for before the first render: the screen is drawn at once, not after a loading fallback
+ * and React's 300 ms hold on what replaces one.
+ */
+export function firstScreenLoaded(): Promise<unknown> {
+  return SCREEN_COMPONENTS[useNavigation.getState().screen].load();
+}
 
 /** Shown, and announced, for the moment a screen's chunk takes to arrive. */
 function ScreenLoading() {

@@ -14,7 +14,7 @@ const SCREEN_LOADERS: (() => Promise<unknown>)[] = [];
 export function lazyScreen<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   name: K,
-): ComponentType {
+): ComponentType & { load(): Promise<unknown> } {
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const fetchChunk = () =>
@@ -28,12 +28,13 @@ export function lazyScreen<K extends string>(
     ));
   SCREEN_LOADERS.push(fetchChunk);
   const Lazy = lazy(async () => ({ default: await fetchChunk() }));
-  return function Screen() {
+  function Screen() {
     // Chosen once for the screen's visit: going from the lazy wrapper to the component itself
     // while it shows would mount the screen a second time.
     const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
     return <Component />;
-  };
+  }
+  return Object.assign(Screen, { load: fetchChunk });
 }
 
 /**
