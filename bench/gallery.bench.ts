@@ -5,7 +5,8 @@
 // as the reference the app is judged by, at both sizes, and the growth from one size to the other.
 // BENCH_LIBRARY_SIZES=10000 measures one size only (for development): growth is then unjudged and
 // the run cannot pass. BENCH_LIBRARY_ONLY=open measures the opens only (cold and warm, with where
-// their time went), and cannot pass either.
+// their time went), and cannot pass either; BENCH_LIBRARY_ONLY=trace traces one open of the first
+// size (library-open-trace.ts).
 import { loadavg } from 'node:os';
 import {
   measureLibrary,
@@ -14,6 +15,7 @@ import {
   type Requests,
   type SlowFrames,
 } from './library-scenario';
+import { traceLibraryOpen } from './library-open-trace';
 import { makeLibrary } from './make-library';
 import { median, p95 } from './studio-session';
 
@@ -56,6 +58,12 @@ const loadAtStart = loadavg()[0]!;
 const sizes = (process.env.BENCH_LIBRARY_SIZES ?? '10000,100000').split(',').map(Number);
 const figures = new Map<number, LibraryFigures>();
 const onlyOpen = process.env.BENCH_LIBRARY_ONLY === 'open';
+if (process.env.BENCH_LIBRARY_ONLY === 'trace') {
+  const library = await makeLibrary(sizes[0]! / 200);
+  await traceLibraryOpen(library, process.env.BENCH_TRACE_COLD === '1', process.env.BENCH_TRACE_OUT);
+  console.log(JSON.stringify({ bench: 'gallery', only: 'trace', images: sizes[0], pass: false }));
+  process.exit(0);
+}
 for (const images of onlyOpen ? [] : sizes) {
   console.log(`library of ${images} images:`);
   const library = await makeLibrary(images / 200);

@@ -1,16 +1,15 @@
-// Where a Library open's time goes in the page (issue 26): one warm open at the bench's library,
+// Where a Library open's time goes in the page (issue 26): one open of the bench's library,
 // traced with Chromium's own timeline (CDP Tracing) and a CPU profile, from the click to the top
 // row of thumbnails drawn. Prints the main thread's tasks in that span (what ran, and the gaps
-// where it waited), the page's requests, and the functions the CPU profile spent the time in.
-// Run by hand: `node --import tsx bench/library-open-trace.ts` (BENCH_LIBRARY_CACHE and
-// BENCH_LIBRARY_SIZES as for the gallery bench; BENCH_TRACE_COLD=1 empties the thumbnail cache;
-// BENCH_TRACE_OUT=file.json keeps the trace for DevTools' Performance panel).
+// where it waited), the timers, every request with its priority and end, and the functions the
+// CPU profile spent the time in. Run by the gallery bench with BENCH_LIBRARY_ONLY=trace (warm;
+// BENCH_TRACE_COLD=1 empties the thumbnail cache first; BENCH_TRACE_OUT=file.json keeps the trace
+// for DevTools' Performance panel).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probe } from './library-probe';
 import { openLibrary, prepare, startedStudio } from './library-steps';
-import { makeLibrary } from './make-library';
+import type { BenchLibrary } from './make-library';
 
 interface TraceEvent {
   name: string;
@@ -23,52 +22,54 @@ interface TraceEvent {
   args?: { data?: Record<string, unknown>; name?: string };
 }
 
-const images = Number((process.env.BENCH_LIBRARY_SIZES ?? '100000').split(',')[0]);
-const library = await makeLibrary(images / 200);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-trace-'));
-try {
-  await prepare(library, dataDir);
-  if (process.env.BENCH_TRACE_COLD !== '1') {
-    // A first open fills the thumbnail cache: the traced one is warm.
-    const s = await startedStudio(dataDir);
-    await openLibrary(s.page, library.images);
-    await s.stop();
+/** Traces one open of `library` (warm unless `cold`), and prints where its time went. */
+export async function traceLibraryOpen(library: BenchLibrary, cold: boolean, out?: string): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-trace-'));
+  try {
+    await prepare(library, dataDir);
+    if (!cold) {
+      // A first open fills the thumbnail cache: the traced one is warm.
+      const s = await startedStudio(dataDir);
+      await openLibrary(s.page, library.images);
+      await s.stop();
+    }
+    const session = await startedStudio(dataDir);
+    try {
+      const cdp = await session.page.context().newCDPSession(session.page);
+      const events: TraceEvent[] = [];
+      cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+      const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+      await cdp.send('Tracing.start', {
+        transferMode: 'ReportEvents',
+        traceConfig: {
+          includedCategories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8.execute',
+            'blink.user_timing',
+            'loading',
+            'toplevel',
+            'blink',
+            'netlog',
+          ],
+        },
+      });
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      const open = await openLibrary(session.page, library.images);
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+      await cdp.send('Tracing.end');
+      await done;
+      if (out) writeFileSync(out, JSON.stringify(events));
+      console.log(`${cold ? 'cold' : 'warm'} open, traced: ${open.ms.toFixed(0)} ms`);
+      report(events, open.ms, profile);
+    } finally {
+      await session.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  const session = await startedStudio(dataDir);
-  const cdp = await session.page.context().newCDPSession(session.page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'v8.execute',
-        'blink.user_timing',
-        'loading',
-        'toplevel',
-        'blink',
-        'netlog',
-        'disabled-by-default-v8.cpu_profiler',
-      ],
-    },
-  });
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  const open = await openLibrary(session.page, library.images);
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
-  await cdp.send('Tracing.end');
-  await done;
-  if (process.env.BENCH_TRACE_OUT) writeFileSync(process.env.BENCH_TRACE_OUT, JSON.stringify(events));
-  console.log(`open: ${open.ms.toFixed(0)} ms`);
-  report(events, open.ms, profile);
-  await probe(session.page, 'countIs', library.images, 1000).catch(() => undefined);
-  await session.stop();
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 interface CpuProfile {
@@ -90,9 +91,11 @@ function report(events: TraceEvent[], openMs: number, profile: CpuProfile) {
   const end = t0 + openMs * 1000;
   const at = (ts: number) => ((ts - t0) / 1000).toFixed(1).padStart(7);
   const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ts >= t0 - 5000 && e.ts <= end);
-  const tasks = main.filter(
-    (e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask'),
-  );
+  // Chromium nests a RunTask in each ThreadControllerImpl::RunTask: the outer ones, where they are.
+  const outer = main.some((e) => e.name === 'ThreadControllerImpl::RunTask')
+    ? 'ThreadControllerImpl::RunTask'
+    : 'RunTask';
+  const tasks = main.filter((e) => e.ph === 'X' && e.name === outer);
   console.log('main-thread tasks of 2 ms or more from the click (ms from the click: start, length, what):');
   let busy = 0;
   for (const task of tasks) {
