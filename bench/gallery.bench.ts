@@ -95,7 +95,10 @@ const timeline = (r: Requests | null) => {
   if (!r) return 'none';
   const methods = [...new Set(r.api.map((a) => a.method))].map((method) => {
     const calls = r.api.filter((a) => a.method === method);
-    if (calls.length === 1) return `${method} ${calls[0]!.start}-${calls[0]!.end}`;
+    if (calls.length === 1) {
+      const [c] = calls as [(typeof calls)[number]];
+      return `${method} ${c.start}-${c.end}${c.queued > 2 ? ` (sent ${c.queued} ms late)` : ''}`;
+    }
     const longest = Math.max(...calls.map((c) => c.end - c.start));
     return `${method} ×${calls.length} from ${calls[0]!.start} to ${Math.max(...calls.map((c) => c.end))}, longest ${longest}`;
   });

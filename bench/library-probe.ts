@@ -62,6 +62,8 @@ const PROBE = String.raw`
       method: e.name.slice(e.name.indexOf('/api/') + 5),
       start: Math.round(e.startTime - from),
       end: Math.round(e.responseEnd - from),
+      // Waiting for one of the browser's six connections to the host (or for the main thread).
+      queued: Math.round(Math.max(0, e.requestStart - e.startTime)),
     }));
     const thumbs = all.filter((e) => e.name.includes('/thumb/'));
     const scripts = all.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));

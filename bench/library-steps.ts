@@ -18,7 +18,8 @@ export interface SlowFrames {
 
 /** The page's requests after an input: API calls by method, scripts and thumbnails, in ms from the input. */
 export interface Requests {
-  api: { method: string; start: number; end: number }[];
+  /** `queued`: before the request went out (a connection free), in ms. */
+  api: { method: string; start: number; end: number; queued: number }[];
   scripts: { count: number; end: number } | null;
   thumbnails: { count: number; firstStart: number; lastEnd: number } | null;
 }
