@@ -40,12 +40,26 @@ describe('browser mode starts its services once the page is in', () => {
 
   it('starts them with nobody asking, once no file is being sent', () => {
     const start = vi.fn();
-    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000 });
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
     const slow = gate.sending();
     vi.advanceTimersByTime(1500);
     expect(start).not.toHaveBeenCalled();
     slow();
     vi.advanceTimersByTime(30);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts them at the latest a few seconds on, whatever a slow client is still reading', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    const stuck = gate.sending();
+    gate.wanted();
+    vi.advanceTimersByTime(2999);
+    expect(start).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(start).toHaveBeenCalledTimes(1);
+    stuck();
+    vi.advanceTimersByTime(5000);
     expect(start).toHaveBeenCalledTimes(1);
   });
 });
