@@ -7,9 +7,18 @@
 // table applies (warm open < 0.5 s, cold < 1.5 s, search < 200 ms, the last screen after a fling
 // < 2 s, RSS < 500 MB), and the growth from 100k to 1M is judged as 10k to 100k is.
 // BENCH_LIBRARY_SIZES=10000 measures one size only (for development): growth is then unjudged and
-// the run cannot pass.
+// the run cannot pass. BENCH_LIBRARY_ONLY=open measures the opens only (cold and warm, with where
+// their time went), and cannot pass either; BENCH_LIBRARY_ONLY=trace traces one open of the first
+// size (library-open-trace.ts).
 import { loadavg } from 'node:os';
-import { measureLibrary, type LibraryFigures, type Requests, type SlowFrames } from './library-scenario';
+import {
+  measureLibrary,
+  measureLibraryOpens,
+  type LibraryFigures,
+  type Requests,
+  type SlowFrames,
+} from './library-scenario';
+import { traceLibraryOpen } from './library-open-trace';
 import { makeLibrary } from './make-library';
 import { median, p95 } from './studio-session';
 
@@ -67,7 +76,14 @@ const FRAME_MS = 1000 / 60;
 const loadAtStart = loadavg()[0]!;
 const sizes = (process.env.BENCH_LIBRARY_SIZES ?? '10000,100000').split(',').map(Number);
 const figures = new Map<number, LibraryFigures>();
-for (const images of sizes) {
+const onlyOpen = process.env.BENCH_LIBRARY_ONLY === 'open';
+if (process.env.BENCH_LIBRARY_ONLY === 'trace') {
+  const library = await makeLibrary(sizes[0]! / 200);
+  await traceLibraryOpen(library, process.env.BENCH_TRACE_COLD === '1', process.env.BENCH_TRACE_OUT);
+  console.log(JSON.stringify({ bench: 'gallery', only: 'trace', images: sizes[0], pass: false }));
+  process.exit(0);
+}
+for (const images of onlyOpen ? [] : sizes) {
   console.log(`library of ${images} images:`);
   const library = await makeLibrary(images / 200);
   figures.set(images, await measureLibrary(library));
@@ -99,7 +115,10 @@ const timeline = (r: Requests | null) => {
   if (!r) return 'none';
   const methods = [...new Set(r.api.map((a) => a.method))].map((method) => {
     const calls = r.api.filter((a) => a.method === method);
-    if (calls.length === 1) return `${method} ${calls[0]!.start}-${calls[0]!.end}`;
+    if (calls.length === 1) {
+      const [c] = calls as [(typeof calls)[number]];
+      return `${method} ${c.start}-${c.end}${c.queued > 2 ? ` (sent ${c.queued} ms late)` : ''}`;
+    }
     const longest = Math.max(...calls.map((c) => c.end - c.start));
     return `${method} ×${calls.length} from ${calls[0]!.start} to ${Math.max(...calls.map((c) => c.end))}, longest ${longest}`;
   });
@@ -128,6 +147,35 @@ const slow = (label: string, f: SlowFrames | null) => {
     );
 };
 
+if (onlyOpen) {
+  const opens: Record<string, number> = {};
+  for (const images of sizes) {
+    console.log(`library of ${images} images:`);
+    const f = await measureLibraryOpens(await makeLibrary(images / 200));
+    const k = `${images / 1000}k`;
+    console.log(`  cold open waited on: ${timeline(f.openRequests.cold)}`);
+    console.log(`  warm open waited on: ${timeline(f.openRequests.warm)}`);
+    slow('cold open, slow frames', f.openSlowFrames.cold);
+    slow('warm open, slow frames', f.openSlowFrames.warm);
+    opens[`open_cold_ms_${k}`] = median(f.openCold);
+    opens[`open_warm_ms_${k}`] = median(f.openWarm);
+  }
+  const load = loadavg()[0]!;
+  console.log(
+    `\nload average (1 min): ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'gallery',
+      only: 'open',
+      images: sizes,
+      load_average: [loadAtStart, load],
+      figures: opens,
+      pass: false,
+    }),
+  );
+  process.exit(0);
+}
 const round = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
 const judged: Record<string, { value: number | null; target: string; pass: boolean }> = {};
 for (const [images, f] of figures) {

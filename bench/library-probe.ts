@@ -62,6 +62,8 @@ const PROBE = String.raw`
       method: e.name.slice(e.name.indexOf('/api/') + 5),
       start: Math.round(e.startTime - from),
       end: Math.round(e.responseEnd - from),
+      // Waiting for one of the browser's six connections to the host (or for the main thread).
+      queued: Math.round(Math.max(0, e.requestStart - e.startTime)),
     }));
     const thumbs = all.filter((e) => e.name.includes('/thumb/'));
     const scripts = all.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));
@@ -111,7 +113,7 @@ const PROBE = String.raw`
   /** The next click, to the first frame showing every cell of the top row with its thumbnail decoded. */
   B.armOpen = (timeoutMs) => {
     let start = null;
-    const onClick = (e) => { start = e.timeStamp; window.removeEventListener('click', onClick, true); };
+    const onClick = (e) => { start = B.openClick = e.timeStamp; window.removeEventListener('click', onClick, true); };
     window.addEventListener('click', onClick, true);
     const frames = slowFrames();
     let row = [];
@@ -225,6 +227,13 @@ const PROBE = String.raw`
   };
 
   /** Waits until the count says 'shown of total' (the whole library again after a search is cleared). */
+  /**
+   * Until the count says "of 'of'" (the library's size, from the overview, which is asked for once
+   * the list's first window is in): its end of frame in ms after the last open's click, or null.
+   */
+  B.countOf = (of, timeoutMs) =>
+    frameWhen(() => count().of === of, timeoutMs).then(({ end }) => ({ ms: end === null ? null : end - B.openClick, count: count() }));
+
   B.countIs = async (shownCount, timeoutMs) => {
     const t0 = performance.now();
     while (count().shown !== shownCount && performance.now() - t0 < timeoutMs) await sleep(20);

@@ -1,13 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, openStudio, test } from './studio-fixture';
 
 /** The test-only switch of src-renderer/shell/ScreenErrorBoundary.tsx: that screen throws while drawing. */
 const CRASH_TEST_KEY = 'studio.crashTest';
 
-/** The main process's log file in the studio's data folder. */
+/**
+ * The main process's log file in the studio's data folder; empty until the services have started
+ * and made it (browser mode starts them once the page is in, which may be after the first click).
+ */
 function studioLog(dataDir: string): string {
-  return readFileSync(join(dataDir, 'logs', 'studio.log'), 'utf8');
+  const file = join(dataDir, 'logs', 'studio.log');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 test('a screen that fails to draw explains itself, the rest of the studio works, and it recovers', async ({

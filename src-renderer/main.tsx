@@ -1,7 +1,7 @@
 import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App, firstScreenLoaded } from './app/App';
 import { connectStudio } from './app/studio-client';
 import { StudioContext } from './app/studio-context';
 import i18n from './i18n/i18n';
@@ -11,6 +11,8 @@ import './styles/base.css';
 import './shell/shell.css';
 
 const root = createRoot(document.getElementById('root')!);
+// Before the connection: the screen's files are asked for ahead of the first call.
+const firstScreen = firstScreenLoaded().catch(() => undefined);
 const studio = connectStudio();
 
 if (!studio) {
@@ -31,13 +33,16 @@ if (!studio) {
       queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: 1 },
     },
   });
-  root.render(
-    <StrictMode>
-      <StudioContext.Provider value={studio}>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
-      </StudioContext.Provider>
-    </StrictMode>,
+  // A chunk that failed is the screen's error boundary's to show, at its own render.
+  void firstScreen.then(() =>
+    root.render(
+      <StrictMode>
+        <StudioContext.Provider value={studio}>
+          <QueryClientProvider client={queryClient}>
+            <App />
+          </QueryClientProvider>
+        </StudioContext.Provider>
+      </StrictMode>,
+    ),
   );
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudioServices } from '../services/studio-services';
+import { servicesGate } from './services-start';
 import { startWebHost, type WebHost } from './web-host';
 
 export interface BrowserModeOptions {
@@ -28,20 +29,25 @@ function defaultRendererDir(): string {
 
 /**
  * Browser mode: the web host listens first, so its address is known (and printed, `onAddress`)
- * within a bare server's start; the services load and start behind it, and API calls wait for
- * them. The page meanwhile loads its scripts.
+ * within a bare server's start; the page loads its files, and the services load and start behind
+ * it (services-start.ts), API calls waiting for them.
  */
 export async function startBrowserMode(
   options: BrowserModeOptions = {},
   onAddress?: (url: string) => void,
 ): Promise<{ host: WebHost; services: StudioServices }> {
   const dataDir = options.dataDir ?? defaultDataDir();
-  // Loaded once the host listens: loading them (the services and every library they use) takes
-  // the thread for a good part of a second, which the address does not wait for.
-  let listening!: () => void;
-  const services = new Promise<void>((resolveListening) => (listening = resolveListening))
+  // Loaded once the host listens and the page is in (services-start.ts): loading them (the
+  // services and every library they use) takes the thread for a good part of a second, which
+  // neither the address nor the page's files wait for.
+  let begin!: () => void;
+  const services = new Promise<void>((resolveBegin) => (begin = resolveBegin))
     .then(() => import('./browser-services'))
     .then((m) => m.createBrowserServices(dataDir, options.sandboxTimeScale));
+  let listening = false;
+  let wanted = false;
+  // Started by the gate only once the host listens (its fallback timer runs from here).
+  const gate = servicesGate(() => (listening ? begin() : (wanted = true)));
   let host: WebHost;
   try {
     host = await startWebHost({
@@ -49,6 +55,7 @@ export async function startBrowserMode(
       rendererDir: options.rendererDir ?? defaultRendererDir(),
       port: options.port,
       token: options.token,
+      gate,
     });
   } catch (err) {
     // Not started: nothing to close.
@@ -56,7 +63,8 @@ export async function startBrowserMode(
     throw err;
   }
   onAddress?.(host.url);
-  listening();
+  listening = true;
+  if (wanted) begin();
   try {
     return { host, services: await services };
   } catch (err) {

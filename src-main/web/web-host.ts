@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { logCaught } from '../services/log/studio-log';
 import type { StudioServices } from '../services/studio-services';
+import type { ServicesGate } from './services-start';
 
 type HostedServices = Pick<StudioServices, 'dispatch' | 'events'> &
   Partial<Pick<StudioServices, 'downloads' | 'images'>>;
@@ -19,6 +20,8 @@ export interface WebHostOptions {
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
   token?: string;
+  /** Told of the page's files being sent and of calls waiting, when the services start late (see services-start.ts). */
+  gate?: ServicesGate;
 }
 
 export interface WebHost {
@@ -138,9 +141,14 @@ const HTTP_STATUS_OF: Record<string, number> = { STUDIO_INVALID_INPUT: 400, STUD
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const ready = Promise.resolve(options.services);
+  const services = Promise.resolve(options.services);
+  /** The services, once started: whatever waits for them says so, which may start them. */
+  const ready = () => {
+    options.gate?.wanted();
+    return services;
+  };
   // A start that failed is reported by whoever made the services; calls then answer 500.
-  ready.catch(() => undefined);
+  services.catch(() => undefined);
   const rendererRoot = resolve(options.rendererDir);
   // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
   // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
@@ -177,9 +185,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return json(res, 200, { result: true });
     }
-    if (path === '/api/events' && req.method === 'GET') return events(req, res, await ready);
+    if (path === '/api/events' && req.method === 'GET') return events(req, res, await ready());
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
-    if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready);
+    if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready());
     const method = path.slice('/api/'.length);
     if (req.method !== 'POST')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Call methods with POST.');
@@ -198,7 +206,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
       return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
-    const result = await (await ready).dispatch(method, input);
+    const result = await (await ready()).dispatch(method, input);
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }
@@ -239,7 +247,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (refusedForeign(req, res)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return refuse(res, 405, 'STUDIO_METHOD_NOT_ALLOWED', 'Images are read with GET.');
-    const { images } = await ready;
+    const { images } = await ready();
     if (!images) return refuse(res, 404, 'STUDIO_IMAGE_NOT_FOUND', 'There is no such image.');
     // A closed response before its answer is a browser that gave up on the image (scrolled past).
     const gaveUp = new AbortController();
@@ -314,6 +322,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.end();
       return;
     }
+    const sent = options.gate?.sending();
+    if (sent) res.once('close', sent);
     createReadStream(file).pipe(res);
   }
 

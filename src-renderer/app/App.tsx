@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveBatches } from '../batches/use-live-batches';
 import { useSpendingFreshness } from '../batches/use-spending';
@@ -12,34 +12,13 @@ import { ShortcutsHost } from '../shell/ShortcutsHost';
 import { Sidebar } from '../shell/Sidebar';
 import { TopBar } from '../shell/TopBar';
 import { UpdateBanner } from '../updates/UpdateBanner';
+import { lazyScreen, preloadScreens } from './lazy-screens';
 import { useNavigation, type Screen } from './navigation-store';
 import { useLiveStudioState, useStudioQuery } from './studio-queries';
 import { useAppliedTheme } from './theme';
 
-/** A screen's code as its own chunk, fetched the first time the screen shows. */
-const SCREEN_LOADERS: (() => Promise<unknown>)[] = [];
-
-function lazyScreen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  SCREEN_LOADERS.push(load);
-  return lazy(async () => ({ default: (await load())[name] }));
-}
-
-/**
- * Fetches the other screens' chunks once the window is idle: the first screen opens with only its
- * own code, and a later switch does not wait for a chunk (and React's loading fallback) at all.
- */
-function preloadScreens(): () => void {
-  const load = () => SCREEN_LOADERS.forEach((loader) => void loader().catch(() => undefined));
-  if ('requestIdleCallback' in window) {
-    const id = window.requestIdleCallback(load, { timeout: 3000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const timer = setTimeout(load, 1000);
-  return () => clearTimeout(timer);
-}
-
 // Each screen is a chunk of its own, so the window opens with only the shell and the first screen.
-const SCREEN_COMPONENTS: Record<Screen, ComponentType> = {
+const SCREEN_COMPONENTS: Record<Screen, ComponentType & { load(): Promise<unknown> }> = {
   compose: lazyScreen(() => import('../compose/ComposeScreen'), 'ComposeScreen'),
   batches: lazyScreen(() => import('../batches/BatchesScreen'), 'BatchesScreen'),
   library: lazyScreen(() => import('../library/LibraryScreen'), 'LibraryScreen'),
@@ -47,6 +26,16 @@ const SCREEN_COMPONENTS: Record<Screen, ComponentType> = {
   kb: lazyScreen(() => import('../kb/KnowledgeBaseScreen'), 'KnowledgeBaseScreen'),
   settings: lazyScreen(() => import('../settings/SettingsScreen'), 'SettingsScreen'),
 };
+
+/**
+ * Fetches the chunk of the screen the window opens on. Asked for before anything else, so its
+ * files are among the page's first (browser mode starts its services once those are sent), and
+ * waited for before the first render: the screen is drawn at once, not after a loading fallback
+ * and React's 300 ms hold on what replaces one.
+ */
+export function firstScreenLoaded(): Promise<unknown> {
+  return SCREEN_COMPONENTS[useNavigation.getState().screen].load();
+}
 
 /** Shown, and announced, for the moment a screen's chunk takes to arrive. */
 function ScreenLoading() {

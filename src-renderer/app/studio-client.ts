@@ -76,6 +76,9 @@ export function createHttpStudio(token: string): StudioApi {
       let res: Response;
       try {
         res = await fetch(`/api/${method}`, {
+          // Ahead of the gallery's thumbnails, which are asked for at high priority too, and share
+          // the browser's six connections to the host with the calls (and the event stream).
+          priority: 'high',
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(input ?? {}),

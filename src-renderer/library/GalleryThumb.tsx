@@ -23,10 +23,10 @@ export const useGalleryScrolling = create<{ scrolling: boolean }>(() => ({ scrol
  * drawn at on this screen. While the gallery is scrolling, cells not seen before wait with a
  * placeholder, so a fast scroll through thousands of images asks for none of those it passes.
  */
-export function GalleryThumb({ item, px }: { item: LibraryImage; px: number }) {
+export function GalleryThumb({ item, px, onScreen }: { item: LibraryImage; px: number; onScreen: boolean }) {
   const waiting = useGalleryScrolling((s) => s.scrolling && !loaded.has(item.id));
   if (waiting) return <span className="thumb-placeholder" />;
-  return <LoadedThumb item={item} px={px} />;
+  return <LoadedThumb item={item} px={px} onScreen={onScreen} />;
 }
 
 /**
@@ -39,13 +39,21 @@ const cancelWhenGone = (el: HTMLImageElement | null) => () => {
   if (el && !el.complete) el.src = '';
 };
 
-function LoadedThumb({ item, px }: { item: LibraryImage; px: number }) {
+/**
+ * The thumbnails of the rows on screen are asked for at high priority, in the gallery's order (top
+ * row first). Asked for at the default (low) priority, Chromium raised the ones it found on screen
+ * after layout one by one, in no particular order, and each raised request went to the back of
+ * its new queue: a cold open's top row waited behind cells three rows down (the browser sends six
+ * requests to a host at a time, and the studio makes thumbnails in the order asked).
+ */
+function LoadedThumb({ item, px, onScreen }: { item: LibraryImage; px: number; onScreen: boolean }) {
   const size = thumbSizeFor(px * (window.devicePixelRatio || 1));
   const path = imagePaths.libraryThumb(item.id, size);
   return (
     <img
       src={imageUrl(path)}
       alt={item.prompt}
+      fetchPriority={onScreen ? 'high' : 'low'}
       decoding="async"
       draggable={false}
       onLoad={() => remember(item.id)}

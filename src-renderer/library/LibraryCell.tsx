@@ -15,6 +15,8 @@ interface CellProps {
   onDragStart(index: number, id: string, e: React.DragEvent): void;
   /** The cell's side in CSS pixels: its thumbnail is made to cover it. */
   px: number;
+  /** In a row on screen, not in the rows drawn beyond it: its thumbnail is asked for first. */
+  onScreen: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export const LibraryCell = memo(function LibraryCell({
   onOpen,
   onDragStart,
   px,
+  onScreen,
 }: CellProps) {
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.has(item.id));
@@ -51,7 +54,7 @@ export const LibraryCell = memo(function LibraryCell({
       data-mark={item.mark ?? ''}
       data-stars={item.stars}
     >
-      <GalleryThumb item={item} px={px} />
+      <GalleryThumb item={item} px={px} onScreen={onScreen} />
       <span className="lib-caption">{item.prompt}</span>
       <span className="lib-badges">
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}

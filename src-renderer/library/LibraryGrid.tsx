@@ -73,6 +73,7 @@ export function LibraryGrid({
   // Rows of one height over a scroll range Chromium can lay out (a million images need more).
   const {
     items: rows,
+    onScreen,
     height,
     scrolling: isScrolling,
     scrollToRow,
@@ -173,6 +174,7 @@ export function LibraryGrid({
                     onOpen={onCellOpen}
                     onDragStart={onCellDragStart}
                     px={cell}
+                    onScreen={row.index >= onScreen.first && row.index <= onScreen.last}
                   />
                 ) : (
                   <PendingCell key={`pending-${index}`} index={index} />

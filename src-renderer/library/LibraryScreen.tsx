@@ -46,16 +46,20 @@ function LibraryCount({
   indexing,
 }: {
   shown: number;
-  count: number;
+  /** The library's count, from the overview: nothing is said before it is known. */
+  count: number | undefined;
   indexing?: { about?: number };
 }) {
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.size);
-  const text = !indexing
-    ? t('library.count', { shown, count })
-    : indexing.about !== undefined
-      ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
-      : t('library.countIndexingSoFar', { count: shown });
+  const text =
+    count === undefined
+      ? ''
+      : !indexing
+        ? t('library.count', { shown, count })
+        : indexing.about !== undefined
+          ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
+          : t('library.countIndexingSoFar', { count: shown });
   return (
     <span className="muted" role="status" data-testid="library-count" data-indexing={!!indexing}>
       {text}
@@ -79,7 +83,7 @@ export function LibraryScreen() {
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
   const toggle = useLibraryPrefs((s) => s.toggle);
   const { shown, total, error: listError } = useShownList(filter);
-  const overview = useLibraryOverview();
+  const overview = useLibraryOverview(total !== undefined || !!listError);
   const [lightbox, setLightbox] = useState<number>();
   const [compare, setCompare] = useState<LibraryImage[]>();
   const [message, setMessage] = useState<string>();
@@ -159,7 +163,7 @@ export function LibraryScreen() {
         <h1 id="screen-title">{t('library.title')}</h1>
         <LibraryCount
           shown={total ?? 0}
-          count={overview.data?.images ?? 0}
+          count={overview.data?.images}
           indexing={indexing ? { about: indexing.imagesAbout } : undefined}
         />
         <LibraryToolbar
@@ -217,7 +221,7 @@ export function LibraryScreen() {
       )}
       {shownError && <ErrorNotice error={StudioError.from(shownError).toView()} />}
       {overview.data && <LibraryProblems problems={overview.data.problems} />}
-      {total === 0 && (
+      {total === 0 && overview.data && (
         <p className="empty-state">
           {overview.data?.batches.length ? t('library.noMatch') : t('library.empty')}
         </p>

@@ -78,6 +78,7 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
   const layout: RowLayout = { rows, rowHeight, viewport };
   const contentTop = placeAt(written.current, scrollTop, layout);
   const { first, last } = rowsInView(contentTop, layout, overscan);
+  const onScreen = rowsInView(contentTop, layout, 0);
   const items: { index: number; start: number }[] = [];
   for (let index = first; index <= last; index++)
     items.push({ index, start: rowTop(index, contentTop, scrollTop, layout) });
@@ -103,5 +104,5 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     [scroller],
   );
 
-  return { items, height: scrollHeightOf(layout), scrolling, scrollToRow };
+  return { items, onScreen, height: scrollHeightOf(layout), scrolling, scrollToRow };
 }

@@ -104,7 +104,9 @@ export class CatalogReading {
     return this.catalog.use((db) => {
       const w = where(db, q);
       const { matches } = w;
-      // A search alone is counted in the full-text indexes, without visiting the images.
+      // A search alone is counted in the full-text indexes, without visiting the images. The whole
+      // library is counted by its folders, as the overview counts it (a folder's images come and go
+      // with it): counting a million rows took a new studio's first Library open 100 ms.
       const total = this.count(w.sql, w.params, () =>
         w.searchOnly
           ? scalar(
@@ -112,7 +114,9 @@ export class CatalogReading {
               `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
               ...matches.map((m) => m.param),
             )
-          : scalar(db, `select count(*) from images ${w.sql}`, ...w.params),
+          : w.sql
+            ? scalar(db, `select count(*) from images ${w.sql}`, ...w.params)
+            : scalar(db, 'select coalesce(sum(images), 0) from folders'),
       );
       // A window past the middle is read from the end, the list's order reversed: SQLite steps over
       // the rows before a window one by one, so the oldest images (a million rows down) come as

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { servicesGate } from '../web/services-start';
+
+describe('browser mode starts its services once the page is in', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('waits for the page files being sent, and a moment after the last, before a call starts them', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000 });
+    const html = gate.sending();
+    html();
+    const script = gate.sending();
+    gate.wanted();
+    vi.advanceTimersByTime(100);
+    expect(start).not.toHaveBeenCalled();
+    script();
+    vi.advanceTimersByTime(20);
+    // The scripts ask for a screen's chunk within the moment: it goes first too.
+    const chunk = gate.sending();
+    vi.advanceTimersByTime(100);
+    expect(start).not.toHaveBeenCalled();
+    chunk();
+    chunk();
+    vi.advanceTimersByTime(30);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts them for a call with no page, and once only', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000 });
+    gate.wanted();
+    vi.advanceTimersByTime(30);
+    expect(start).toHaveBeenCalledTimes(1);
+    gate.wanted();
+    gate.sending()();
+    vi.advanceTimersByTime(5000);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts them with nobody asking, once no file is being sent', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    const slow = gate.sending();
+    vi.advanceTimersByTime(1500);
+    expect(start).not.toHaveBeenCalled();
+    slow();
+    vi.advanceTimersByTime(30);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts them at the latest a few seconds on, whatever a slow client is still reading', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    const stuck = gate.sending();
+    gate.wanted();
+    vi.advanceTimersByTime(2999);
+    expect(start).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(start).toHaveBeenCalledTimes(1);
+    stuck();
+    vi.advanceTimersByTime(5000);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+});

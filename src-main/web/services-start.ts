@@ -1,0 +1,71 @@
+/** What the web host tells the gate: a file of the page being sent, and a call that needs the services. */
+export interface ServicesGate {
+  /** A file of the page is being sent; the function returned says it has been. */
+  sending(): () => void;
+  /** A call, an image or the event stream waits for the services. */
+  wanted(): void;
+}
+
+/** After the page's last file, a moment for the files its scripts ask for next (a screen's chunk). */
+const QUIET_MS = 30;
+/** With no page and no call, the services start anyway: downloads and syncs run without a window. */
+const FALLBACK_MS = 1000;
+/** And whatever is being sent: a client reading a file slowly must not hold the studio back. */
+const LATEST_MS = 3000;
+
+/**
+ * When browser mode starts its services. Loading them takes the thread for most of a second (every
+ * service and the libraries they use), and nothing else is answered meanwhile: begun as soon as
+ * the host listened, they held back the page's own files, and its first screen waited 300 ms for
+ * its HTML. So they start once the page is in: at the first call that needs them (the page's
+ * scripts are running by then), when none of its files is still being sent, or FALLBACK_MS after
+ * the host listened when nobody asks; LATEST_MS after it in any case.
+ */
+export function servicesGate(
+  start: () => void,
+  {
+    quietMs = QUIET_MS,
+    fallbackMs = FALLBACK_MS,
+    latestMs = LATEST_MS,
+  }: { quietMs?: number; fallbackMs?: number; latestMs?: number } = {},
+): ServicesGate {
+  let started = false;
+  let wanted = false;
+  let sending = 0;
+  let quiet: ReturnType<typeof setTimeout> | undefined;
+  const go = (whatever = false) => {
+    if (started || (sending > 0 && !whatever)) return;
+    started = true;
+    clearTimeout(quiet);
+    clearTimeout(fallback);
+    clearTimeout(latest);
+    start();
+  };
+  const consider = () => {
+    clearTimeout(quiet);
+    if (!started && wanted && sending === 0) quiet = setTimeout(() => go(), quietMs);
+  };
+  const fallback = setTimeout(() => {
+    wanted = true;
+    consider();
+  }, fallbackMs);
+  const latest = setTimeout(() => go(true), latestMs);
+  return {
+    sending() {
+      sending++;
+      clearTimeout(quiet);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        sending--;
+        consider();
+      };
+    },
+    wanted() {
+      if (started || wanted) return;
+      wanted = true;
+      consider();
+    },
+  };
+}
