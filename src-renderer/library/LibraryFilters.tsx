@@ -4,8 +4,12 @@ import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-vi
 import { BatchSelect } from './BatchSelect';
 import { useLibraryPrefs } from './library-prefs';
 
-/** Typing pauses this long before the search is asked: one query per word, not per letter. */
-const SEARCH_DEBOUNCE_MS = 100;
+/**
+ * Typing pauses this long before the search is asked: one query per burst of keys, not per letter.
+ * A search of a million images answers in 25–45 ms over the API, so the pause, not the query, is
+ * most of what a person waits for: 80 ms still joins keys typed in one go (60–70 ms apart).
+ */
+const SEARCH_DEBOUNCE_MS = 80;
 
 interface FiltersProps {
   filter: LibraryFilter;
