@@ -29,7 +29,7 @@ function loadedBeforeStart(entry: string): { chunks: string[]; packages: string[
       else
         packages.add(
           spec
-            .replace(/^node:/, 'node:')
+
             .split('/')
             .slice(0, spec.startsWith('@') ? 2 : 1)
             .join('/'),

@@ -6,7 +6,7 @@ import { zhCN } from '../../src-shared/i18n/zh-CN';
 import type { Language } from '../../src-shared/settings';
 import type { UpdateAvailability, UpdateStatus } from '../../src-shared/updates';
 import { logCaught, logInfo } from '../services/log/studio-log';
-import { AppUpdaterEngine } from '../services/updates/app-updater-engine';
+import { LazyUpdaterEngine } from '../services/updates/lazy-updater-engine';
 import { updateAvailability } from '../services/updates/update-availability';
 import type { UpdateService } from '../services/updates/update-service';
 import type { UpdaterEngine } from '../services/updates/updater-engine';
@@ -31,8 +31,9 @@ function writable(path: string): boolean {
 
 /**
  * This copy's updates: electron-updater when it can update itself, else why not
- * (update-availability.ts). Loaded after the window is made, and only by a copy that can update:
- * electron-updater and what it requires take 120–300 ms to load, which the window would wait for.
+ * (update-availability.ts). electron-updater and what it requires take 120–300 ms to load, so it
+ * is loaded at the first check (lazy-updater-engine.ts), half a minute after start: neither the
+ * window nor the services wait for it, and a copy that cannot update never loads it.
  */
 export async function desktopUpdates(): Promise<{
   availability: UpdateAvailability;
@@ -47,8 +48,15 @@ export async function desktopUpdates(): Promise<{
     writable,
   });
   if (availability.kind !== 'ready') return { availability };
+  return { availability, engine: new LazyUpdaterEngine(loadAppUpdater) };
+}
+
+async function loadAppUpdater(): Promise<UpdaterEngine> {
   // electron-updater is CommonJS whose `autoUpdater` export Node's ESM loader cannot see by name.
-  const { default: electronUpdater } = await import('electron-updater');
+  const [{ default: electronUpdater }, { AppUpdaterEngine }] = await Promise.all([
+    import('electron-updater'),
+    import('../services/updates/app-updater-engine'),
+  ]);
   // Read here, not at import: the getter builds the platform's updater, which needs the app ready.
   const { autoUpdater } = electronUpdater;
   autoUpdater.logger = {
@@ -57,7 +65,7 @@ export async function desktopUpdates(): Promise<{
     error: (message: unknown) => logCaught('updater', message),
     debug: () => undefined,
   };
-  return { availability, engine: new AppUpdaterEngine(autoUpdater) };
+  return new AppUpdaterEngine(autoUpdater);
 }
 
 function messagesOf(language: Language) {

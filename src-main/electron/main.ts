@@ -136,8 +136,10 @@ async function start(): Promise<void> {
   createWindow();
   logInfo(`Desktop window opened (Electron ${process.versions.electron}); starting the services.`);
 
+  let updates: Awaited<ReturnType<typeof desktopUpdates>>;
   try {
-    const updates = await desktopUpdates();
+    // What this copy can do about updates: known at once; electron-updater itself loads at the first check.
+    updates = await desktopUpdates();
     // Loaded here, not imported above: every service and what they load stays off the window's path.
     const { createStudioServices } = await import('../services/studio-services');
     services = await createStudioServices({
@@ -195,7 +197,7 @@ async function start(): Promise<void> {
     applyAppMenu({
       language: language(),
       dev: !app.isPackaged,
-      noUpdateFeed: live.updates.status().availability.kind === 'no-feed',
+      noUpdateFeed: updates.availability.kind === 'no-feed',
       checkForUpdates: () => {
         showMainWindow();
         checkFromMenu(live.updates, language).catch((err: unknown) => logCaught('check for updates', err));
