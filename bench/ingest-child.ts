@@ -11,7 +11,7 @@ import {
   publishBatchFolder,
   type BatchFile,
 } from '../src-main/services/library/batch-folder';
-import { UniqueNames, safeName } from '../src-main/services/library/file-names';
+import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
 import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
 
 const [url, successCount, keep] = [process.argv[2]!, Number(process.argv[3]), process.argv[4]];
@@ -45,7 +45,7 @@ const result = await ingestBatchZip({
   },
   targetDir: join(staging, 'images'),
   expectedSuccessCount: successCount,
-  nameFor: (id, index, ext) => names.take(safeName(index ? `${id}_${index + 1}` : id), ext),
+  nameFor: (id, index, ext) => names.take(safeName(imageStem(id, index)), ext),
 });
 const extracted = (performance.now() - started) / 1000;
 const batch = {

@@ -13,7 +13,7 @@ import {
   type BatchFile,
   type FolderContents,
 } from '../library/batch-folder';
-import { UniqueNames, safeName } from '../library/file-names';
+import { UniqueNames, imageStem, safeName } from '../library/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
 import { ingestBatchZip, type VerifiedImage } from '../library/zip-stream-ingest';
 import type { ReferenceStore } from '../references/reference-store';
@@ -139,8 +139,7 @@ export class BatchDownloader {
                 },
                 targetDir: join(dir, 'images'),
                 expectedSuccessCount: imagesTotal,
-                nameFor: (customId, index, ext) =>
-                  names.take(safeName(index ? `${customId}_${index + 1}` : customId), ext),
+                nameFor: (customId, index, ext) => names.take(safeName(imageStem(customId, index)), ext),
                 scrub: (text) => client.scrub(text),
                 verified,
                 onProgress: (received, done) =>

@@ -5,7 +5,7 @@ import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { WireItem } from '../gateway/batch-wire';
-import { EXTENSION_OF_MIME, UniqueNames, safeName, sniffImageType } from '../library/file-names';
+import { EXTENSION_OF_MIME, UniqueNames, imageStem, safeName, sniffImageType } from '../library/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
 import type { VerifiedImage } from '../library/zip-stream-ingest';
 import { retryPolicies, withRetry } from '../retry-policy';
@@ -56,7 +56,7 @@ export class ItemRoute {
     for (const item of successes) {
       const count = Math.max(1, item.image_count);
       for (let index = 0; index < count; index++) {
-        const stem = index ? `${item.custom_id}_${index + 1}` : item.custom_id;
+        const stem = imageStem(item.custom_id, index);
         const reuse = keptBy.get(`images/${stem}`);
         // Held to the fallback's own test, decoding whole: a ZIP's CRC only says the gateway's bytes came intact.
         if (reuse && (await decodesWhole(await readFile(reuse.path)))) {
@@ -74,10 +74,7 @@ export class ItemRoute {
         }
         const part = join(staging, `item-${images.length}.part`);
         const { data, mime } = await this.fetchImage(slot, client, account, item.custom_id, index, part);
-        const name = names.take(
-          safeName(index ? `${item.custom_id}_${index + 1}` : item.custom_id),
-          EXTENSION_OF_MIME[mime]!,
-        );
+        const name = names.take(safeName(stem), EXTENSION_OF_MIME[mime]!);
         await writeFile(join(staging, 'images', name), data, { flag: 'wx' });
         images.push({
           customId: item.custom_id,

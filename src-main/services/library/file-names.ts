@@ -1,5 +1,10 @@
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 
+/** An image's name before it is made safe: its row's custom_id, and `_2`, `_3`… for the row's further images. */
+export function imageStem(customId: string, imageIndex: number): string {
+  return imageIndex ? `${customId}_${imageIndex + 1}` : customId;
+}
+
 /**
  * A file or folder name safe on Windows, macOS and Linux, made from text the gateway or the user
  * chose (a custom_id, a task name). Never a path: separators and dots-only names cannot survive.
