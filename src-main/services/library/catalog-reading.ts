@@ -245,15 +245,13 @@ export class CatalogReading {
               .all(self.run_id, self.custom_id) as Row[],
         )
       : [];
-    return rows.length ? rows.map(image) : [image(await this.entry(id))];
+    return rows.length ? rows.map(image) : [image(self ?? (await this.entry(id)))];
   }
 
   private row(id: string): Row | undefined {
     return this.catalog.use((db) => {
       const row = rowOf(db, id);
-      return row === undefined
-        ? undefined
-        : (db.prepare(`select ${COLUMNS} from ${FROM} where images.rowid = ?`).get(row) as Row | undefined);
+      return row === undefined ? undefined : rowsOf(db, [row])[0];
     });
   }
 
