@@ -55,7 +55,7 @@ export function ComposeScreen() {
       ),
     [draft?.model, extraModels, models.data],
   );
-  const submission = useDraftSubmission(draft, runModels);
+  const submission = useDraftSubmission(draft, runModels, settled);
   const [panel, setPanel] = useState<ComposePanel>();
   const [notices, setNotices] = useState<string[]>([]);
   const drop = useReferenceDrop(change, setNotices);

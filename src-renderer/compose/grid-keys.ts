@@ -39,9 +39,15 @@ function caretAtEdge(field: HTMLElement, by: -1 | 1): boolean {
   return by < 0 ? !before.includes('\n') : !after.includes('\n');
 }
 
+/** The grid row an element is in, and its buttons. */
+function rowOf(el: Element): { row: HTMLElement; buttons: HTMLButtonElement[] } | undefined {
+  const row = el.closest<HTMLElement>('[data-drop-row]');
+  return row ? { row, buttons: [...row.querySelectorAll<HTMLButtonElement>('button')] } : undefined;
+}
+
 /** Focuses a row's button by its index (negative from the end), if it has one. */
 function focusRowButton(from: HTMLElement, index: number): boolean {
-  const buttons = [...(from.closest('.grid-row')?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+  const buttons = rowOf(from)?.buttons ?? [];
   const button = buttons.at(index);
   button?.focus();
   return !!button;
@@ -54,9 +60,9 @@ function focusRowButton(from: HTMLElement, index: number): boolean {
 export function rowButtonKeys(e: KeyboardEvent<HTMLDivElement>, backToCells: (row: number) => void): void {
   const button = e.target;
   if (!(button instanceof HTMLButtonElement) || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
-  const row = button.closest<HTMLElement>('[data-drop-row]');
-  if (!row) return;
-  const buttons = [...row.querySelectorAll<HTMLButtonElement>('button')];
+  const found = rowOf(button);
+  if (!found) return;
+  const { row, buttons } = found;
   const at = buttons.indexOf(button) + (e.key === 'ArrowLeft' ? -1 : 1);
   e.preventDefault();
   if (at < 0) backToCells(Number(row.dataset.dropRow));

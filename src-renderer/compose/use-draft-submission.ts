@@ -2,7 +2,6 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SentDraft } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { SETTLE_MS, useSettled } from './use-settled';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
 import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
@@ -45,13 +44,17 @@ const totalImages = (draft: Draft) =>
  * user confirmed. The window asks no one before sending, so nothing can slip between a look-up and
  * the send.
  */
-export function useDraftSubmission(draft: Draft | null, models: readonly string[] = []): DraftSubmission {
+export function useDraftSubmission(
+  draft: Draft | null,
+  models: readonly string[],
+  /** The draft once typing has paused (useSettled), as the screen already follows it. */
+  settled: Draft | null,
+): DraftSubmission {
   const { t } = useTranslation();
   const ago = useAgo();
   const money = useMoney();
   // Whether this content was sent before is asked once the draft has settled, not at every
   // keystroke (main's guard checks the draft actually sent in any case).
-  const settled = useSettled(draft, SETTLE_MS);
   const fingerprint = useMemo(() => (settled ? draftFingerprint(settled) : ''), [settled]);
   const lastSent = useStudioQuery('batches.lastSent', { fingerprint }, { enabled: fingerprint !== '' });
   const single = useStudioMutation('batches.submit', { invalidates: ['batches.lastSent'] });
