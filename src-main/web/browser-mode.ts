@@ -48,20 +48,14 @@ export async function startBrowserMode(
   let wanted = false;
   // Started by the gate only once the host listens (its fallback timer runs from here).
   const gate = servicesGate(() => (listening ? begin() : (wanted = true)));
-  let host: WebHost;
-  try {
-    host = await startWebHost({
-      services,
-      rendererDir: options.rendererDir ?? defaultRendererDir(),
-      port: options.port,
-      token: options.token,
-      gate,
-    });
-  } catch (err) {
-    // Not started: nothing to close.
-    void services.catch(() => undefined);
-    throw err;
-  }
+  // A host that does not start throws here, with nothing to close: the services begin only once it listens.
+  const host = await startWebHost({
+    services,
+    rendererDir: options.rendererDir ?? defaultRendererDir(),
+    port: options.port,
+    token: options.token,
+    gate,
+  });
   onAddress?.(host.url);
   listening = true;
   if (wanted) begin();
