@@ -20,6 +20,7 @@ import {
 } from './library-scenario';
 import { traceLibraryOpen } from './library-open-trace';
 import { makeLibrary } from './make-library';
+import { plainGridOpens } from './plain-grid';
 import { median, p95 } from './studio-session';
 
 const MB = 1024 * 1024;
@@ -76,6 +77,7 @@ const FRAME_MS = 1000 / 60;
 const loadAtStart = loadavg()[0]!;
 const sizes = (process.env.BENCH_LIBRARY_SIZES ?? '10000,100000').split(',').map(Number);
 const figures = new Map<number, LibraryFigures>();
+const plainOpens = new Map<number, number[]>();
 const onlyOpen = process.env.BENCH_LIBRARY_ONLY === 'open';
 if (process.env.BENCH_LIBRARY_ONLY === 'trace') {
   const library = await makeLibrary(sizes[0]! / 200);
@@ -87,6 +89,8 @@ for (const images of onlyOpen ? [] : sizes) {
   console.log(`library of ${images} images:`);
   const library = await makeLibrary(images / 200);
   figures.set(images, await measureLibrary(library));
+  // The reference, in the same run: a plain page of <img> elements showing the same files.
+  plainOpens.set(images, await plainGridOpens(library));
 }
 
 const worst = (xs: (number | null)[]) =>
@@ -147,16 +151,21 @@ const slow = (label: string, f: SlowFrames | null) => {
     );
 };
 
+/** What the cold and the warm open waited on, and their slow frames. */
+const openDetails = (f: Pick<LibraryFigures, 'openRequests' | 'openSlowFrames'>) => {
+  console.log(`  cold open waited on: ${timeline(f.openRequests.cold)}`);
+  console.log(`  warm open waited on: ${timeline(f.openRequests.warm)}`);
+  slow('cold open, slow frames', f.openSlowFrames.cold);
+  slow('warm open, slow frames', f.openSlowFrames.warm);
+};
+
 if (onlyOpen) {
   const opens: Record<string, number> = {};
   for (const images of sizes) {
     console.log(`library of ${images} images:`);
     const f = await measureLibraryOpens(await makeLibrary(images / 200));
     const k = `${images / 1000}k`;
-    console.log(`  cold open waited on: ${timeline(f.openRequests.cold)}`);
-    console.log(`  warm open waited on: ${timeline(f.openRequests.warm)}`);
-    slow('cold open, slow frames', f.openSlowFrames.cold);
-    slow('warm open, slow frames', f.openSlowFrames.warm);
+    openDetails(f);
     opens[`open_cold_ms_${k}`] = median(f.openCold);
     opens[`open_warm_ms_${k}`] = median(f.openWarm);
   }
@@ -178,6 +187,8 @@ if (onlyOpen) {
 }
 const round = (x: number) => (Number.isFinite(x) ? Number(x.toFixed(1)) : null);
 const judged: Record<string, { value: number | null; target: string; pass: boolean }> = {};
+/** Not judged: the same opens beside a plain <img> grid of the same files (plain-grid.ts). */
+const references: Record<string, number | null> = {};
 for (const [images, f] of figures) {
   const s = summary(f);
   const k = `${images / 1000}k`;
@@ -186,10 +197,11 @@ for (const [images, f] of figures) {
   console.log(
     `  open cold ${f.openCold.map((t) => t.toFixed(0)).join(' / ')} ms, warm ${f.openWarm.map((t) => t.toFixed(0)).join(' / ')} ms`,
   );
-  console.log(`  cold open waited on: ${timeline(f.openRequests.cold)}`);
-  console.log(`  warm open waited on: ${timeline(f.openRequests.warm)}`);
-  slow('cold open, slow frames', f.openSlowFrames.cold);
-  slow('warm open, slow frames', f.openSlowFrames.warm);
+  const plain = plainOpens.get(images) ?? [];
+  console.log(
+    `  reference: a plain <img> grid of the newest batch's files, navigation → top row drawn ${plain.map((t) => t.toFixed(0)).join(' / ')} ms`,
+  );
+  openDetails(f);
   console.log(`  marks (ms): ${f.markMs.map((m) => (m === null ? 'never' : m.toFixed(0))).join(' ')}`);
   console.log(
     `  key intervals ${Math.min(...f.markIntervalsMs).toFixed(0)}-${Math.max(...f.markIntervalsMs).toFixed(0)} ms; long tasks ${f.burstLongTasks.map((t) => t.toFixed(0)).join(' ') || 'none of 50 ms or more'}; ` +
@@ -229,6 +241,12 @@ for (const [images, f] of figures) {
   }
   // Not a speed: whether the marks timed were the studio's marks (stored), not only drawn.
   judged[`burst_marks_stored_${k}`] = { value: f.burstStored, target: '= 20', pass: f.burstStored === 20 };
+  if (plain.length) {
+    const reference = median(plain);
+    references[`plain_img_grid_open_ms_${k}`] = round(reference);
+    references[`open_warm_vs_plain_${k}`] = round(s.open_warm_ms / reference);
+    references[`open_cold_vs_plain_${k}`] = round(s.open_cold_ms / reference);
+  }
 }
 
 const measured = [...figures.keys()].sort((a, b) => a - b);
@@ -274,6 +292,7 @@ console.log(
     images: sizes,
     load_average: [Number(loadAtStart.toFixed(1)), Number(loadAtEnd.toFixed(1))],
     figures: judged,
+    references,
     targets: Object.fromEntries(Object.entries(TARGETS).map(([k, t]) => [k, `${t.what} < ${t.max}`])),
     targets_at_1m: {
       ...MILLION_TARGETS,

@@ -77,28 +77,27 @@ type ChildResult = {
   folder: string;
 };
 
-/** The studio's ingest in its own process (spawned, so this process keeps serving meanwhile). */
-function studioIngest(url: string, keep?: string): Promise<ChildResult> {
+/** A bench script in its own process (spawned, so this process keeps serving meanwhile): its last JSON line. */
+function runScript<T>(script: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      '--import',
-      'tsx',
-      join(import.meta.dirname, 'ingest-child.ts'),
-      url,
-      '200',
-      ...(keep ? [keep] : []),
-    ]);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, script), ...args]);
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (err += d));
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(err));
-      const result = JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
-      if (result.images !== 200) return reject(new Error(`ingested ${result.images} of 200`));
-      resolve(result);
-    });
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as T)
+        : reject(new Error(`${script}: ${err}`)),
+    );
   });
+}
+
+/** The studio's ingest in its own process. */
+async function studioIngest(url: string, keep?: string): Promise<ChildResult> {
+  const result = await runScript<ChildResult>('ingest-child.ts', [url, '200', ...(keep ? [keep] : [])]);
+  if (result.images !== 200) throw new Error(`ingested ${result.images} of 200`);
+  return result;
 }
 
 /** Runs a shell line, timed, without blocking this process's server. */
@@ -123,22 +122,8 @@ async function ddFloor(kind: string): Promise<number> {
 }
 
 /** zlib alone inflating the deflated archive's entries in memory on both cores (bench/inflate-floor.ts). */
-function inflateFloor(file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      '--import',
-      'tsx',
-      join(import.meta.dirname, 'inflate-floor.ts'),
-      file,
-    ]);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.on('close', (code) =>
-      code === 0
-        ? resolve((JSON.parse(out) as { seconds: number }).seconds)
-        : reject(new Error(`inflate floor: ${code}`)),
-    );
-  });
+async function inflateFloor(file: string): Promise<number> {
+  return (await runScript<{ seconds: number }>('inflate-floor.ts', [file])).seconds;
 }
 
 /** By hand: curl, bsdtar, sync every file and folder. */
