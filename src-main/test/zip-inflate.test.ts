@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
+import { Lane, inflateWhole } from '../services/library/inflate-pool';
 import { extractBatchZip } from '../services/library/zip-ingest';
 import { call, startServices, waitUntil } from './studio-fixture';
 
@@ -122,6 +123,58 @@ describe('deflated batch ZIPs', () => {
     // The longest stall is well under the synchronous inflate's.
     expect(delay.max / 1e6).toBeLessThan(syncStall / 2);
   }, 120_000);
+});
+
+describe('inflating into buffers kept between entries', () => {
+  it("inflates into the lane's own buffer, and refuses more output than announced", async () => {
+    const lane = new Lane();
+    const image = randomBytes(1024 * 1024);
+    const out = lane.output(image.length + 1);
+    const got = await inflateWhole(deflateRawSync(image), image.length, 'a.png', out);
+    expect(got.equals(image)).toBe(true);
+    // No buffer of its own: the next entries allocate nothing.
+    expect(got.buffer).toBe(out.buffer);
+    expect(lane.output(1000)).toBe(out);
+
+    const bomb = deflateRawSync(Buffer.alloc(2 * 1024 * 1024));
+    await expect(inflateWhole(bomb, 100, 'b.png', lane.output(101))).rejects.toThrow(/announced/);
+  });
+
+  it('extracts many deflated images of mixed sizes through the reused buffers, each byte for byte', async () => {
+    // Large, then small, then larger: a buffer reused too soon, or grown wrongly, shows as a wrong byte.
+    const sizes = [3_000_000, 70_000, 5_000_003, 1_000, 2_500_000, 4_000_000, 65_537, 3_300_000, 12];
+    const images = sizes.map((size) => {
+      const data = randomBytes(Math.max(size, 16));
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(data);
+      return data;
+    });
+    const files = images.map((_, i) => ({
+      custom_id: `i${i}`,
+      filename: `images/i${i}.png`,
+      mime_type: 'image/png',
+      image_index: 0,
+    }));
+    const entries: Record<string, [Uint8Array, { level: 1 | 6 }]> = {};
+    images.forEach((data, i) => (entries[`images/i${i}.png`] = [data, { level: i % 2 ? 1 : 6 }]));
+    // zipSync writes each entry's sizes in its local header: the path inflated beside the stream.
+    const zip = zipSync({
+      ...entries,
+      'manifest.json': strToU8(JSON.stringify({ batch_id: 'b', success_count: files.length, files })),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'zip-lanes-'));
+    writeFileSync(join(dir, 'in.zip'), zip);
+    mkdirSync(join(dir, 'out'));
+    const result = await extractBatchZip({
+      zipFile: join(dir, 'in.zip'),
+      targetDir: join(dir, 'out'),
+      nameFor: (id, _i, ext) => `${id}.${ext}`,
+    });
+    expect(await imageMethods(Buffer.from(zip))).toEqual(sizes.map(() => 8));
+    expect(result.images).toHaveLength(sizes.length);
+    images.forEach((data, i) =>
+      expect(readFileSync(join(dir, 'out', `i${i}.png`)).equals(data), `i${i}`).toBe(true),
+    );
+  }, 60_000);
 });
 
 /** An entry's raw (still deflated) bytes, from its local header. */

@@ -72,10 +72,13 @@ export class ByteSource {
     return false;
   }
 
-  /** Exactly `n` bytes; a stream that ends first is cut. */
-  async read(n: number): Promise<Buffer> {
+  /**
+   * Exactly `n` bytes; a stream that ends first is cut. Bytes that span chunks are joined into
+   * `into` where it is given and large enough (a buffer the caller reuses), else a new one.
+   */
+  async read(n: number, into?: Buffer): Promise<Buffer> {
     while (this.queued < n) if (!(await this.pull())) throw new StreamCut(this.offset + this.queued);
-    return this.take(n);
+    return this.take(n, into);
   }
 
   /** Up to `n` bytes without taking them (fewer only where the stream ends). */
@@ -110,7 +113,7 @@ export class ByteSource {
     this.offset -= bytes.length;
   }
 
-  private take(n: number): Buffer {
+  private take(n: number, into?: Buffer): Buffer {
     if (n === 0) return Buffer.alloc(0);
     this.offset += n;
     this.queued -= n;
@@ -120,7 +123,7 @@ export class ByteSource {
       return first.subarray(0, n);
     }
     if (first.length === n) return this.queue.shift()!;
-    const out = Buffer.allocUnsafe(n);
+    const out = into && into.length >= n ? into.subarray(0, n) : Buffer.allocUnsafe(n);
     let at = 0;
     while (at < n) {
       const head = this.queue[0]!;

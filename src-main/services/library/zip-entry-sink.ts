@@ -6,6 +6,8 @@ import type { LocalEntry } from './zip-stream-records';
 import { refuse } from './zip-refusal';
 
 const SMALL_CAP = 16 * 1024 * 1024;
+/** What one write sends at most (a write is sent once this much is gathered). */
+const BATCH = 1024 * 1024;
 
 /** A file being written for an entry: what a refusal or a cut removes. */
 export interface PartFile {
@@ -102,9 +104,15 @@ class BatchedWriter {
   constructor(private handle: FileHandle) {}
 
   async write(data: Buffer): Promise<void> {
-    this.gathered.push(data);
-    this.bytes += data.length;
-    if (this.bytes >= 1024 * 1024) await this.send();
+    // A whole inflated image is sent a megabyte at a time too: on Linux 6.x (ext4), one write of
+    // 3 MB took 7× the kernel time of the same bytes in 1 MB writes (1.0 s against 0.15 s for 665
+    // MB), which was a quarter of a deflated archive's ingest.
+    for (let at = 0; at < data.length; at += BATCH) {
+      const piece = data.length > BATCH ? data.subarray(at, at + BATCH) : data;
+      this.gathered.push(piece);
+      this.bytes += piece.length;
+      if (this.bytes >= BATCH) await this.send();
+    }
   }
 
   async end(): Promise<void> {

@@ -107,30 +107,33 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           const sink = sinkFor(entry, options.targetDir, streamed.length, small);
           if (entry.method === 8 && entry.size !== undefined && sink.kind === 'image') {
             // Sizes known: read whole, inflated beside the next entries (inflate-pool.ts).
-            const compressed = await src.read(entry.compressedSize!);
             total += entry.size;
             if (total > limits.maxTotalBytes)
               throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
-            await inflating.run(async () => {
-              const data = await inflateWhole(compressed, entry.size!, entry.fileName);
-              const read = { crc: crc32(data), compressed: compressed.length, size: data.length };
-              checkRead(entry, read, limits);
-              let file: PartFile | undefined;
-              try {
-                file = await sink.write(data, undefined);
-                const done = (await sink.finish(file))!;
-                file = undefined;
-                await flusher.add(done.handle);
-                verified.push({
-                  entryName: entry.fileName,
-                  path: done.path,
-                  mime: done.mime,
-                  bytes: read.size,
-                });
-              } finally {
-                if (file) await discard(file);
-              }
-            });
+            const size = entry.size;
+            await inflating.run(
+              (lane) => src.read(entry.compressedSize!, lane.input(entry.compressedSize!)),
+              async (compressed, lane) => {
+                const data = await inflateWhole(compressed, size, entry.fileName, lane.output(size + 1));
+                const read = { crc: crc32(data), compressed: compressed.length, size: data.length };
+                checkRead(entry, read, limits);
+                let file: PartFile | undefined;
+                try {
+                  file = await sink.write(data, undefined);
+                  const done = (await sink.finish(file))!;
+                  file = undefined;
+                  await flusher.add(done.handle);
+                  verified.push({
+                    entryName: entry.fileName,
+                    path: done.path,
+                    mime: done.mime,
+                    bytes: read.size,
+                  });
+                } finally {
+                  if (file) await discard(file);
+                }
+              },
+            );
             options.onProgress?.(src.offset, verified.length);
             streamed.push({
               ...entry,
