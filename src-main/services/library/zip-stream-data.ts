@@ -132,36 +132,35 @@ export async function* storedUntilDescriptor(
       if (err instanceof StreamCut) src.unread(tail);
       throw err;
     }
+    // Where a descriptor is found: the entry's last bytes in `buf`, and what follows it goes back.
     let buf = next;
+    let found: Found | undefined;
+    let after: Buffer[] = [];
     if (tail.length && next.length >= 2 * HOLD) {
       // Only where the held bytes meet the new ones is anything joined: the chunk itself is
       // searched and handed on as it came, never copied.
-      const edge = Buffer.concat([tail, next.subarray(0, HOLD)]);
-      const found = findDescriptor(edge, crc, size, tail.length - 1);
+      found = findDescriptor(Buffer.concat([tail, next.subarray(0, HOLD)]), crc, size, tail.length - 1);
       if (found) {
-        if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
-        if (found.at) yield tail.subarray(0, found.at);
-        // What follows the descriptor goes back: from inside the new chunk, or, when the
-        // descriptor ended within the held bytes, the rest of those and the whole chunk.
+        // What follows the descriptor: from inside the new chunk, or, when the descriptor ended
+        // within the held bytes, the rest of those and the whole chunk.
         const end = found.at + found.length;
-        if (end >= tail.length) src.unread(next.subarray(end - tail.length));
-        else {
-          src.unread(next);
-          src.unread(tail.subarray(end));
-        }
-        return { crc: found.crc, compressed: size + found.at, size: size + found.at };
+        after = end >= tail.length ? [next.subarray(end - tail.length)] : [tail.subarray(end), next];
+        buf = tail;
+      } else {
+        crc = crc32(tail, crc);
+        size += tail.length;
+        yield tail;
       }
-      crc = crc32(tail, crc);
-      size += tail.length;
-      yield tail;
     } else if (tail.length) buf = Buffer.concat([tail, next]);
     tail = Buffer.alloc(0);
-    const found = findDescriptor(buf, crc, size, buf.length - HOLD);
+    if (!found) {
+      found = findDescriptor(buf, crc, size, buf.length - HOLD);
+      if (found) after = [buf.subarray(found.at + found.length)];
+    }
     if (found) {
       if (size + found.at > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
-      const data = buf.subarray(0, found.at);
-      if (data.length) yield data;
-      src.unread(buf.subarray(found.at + found.length));
+      if (found.at) yield buf.subarray(0, found.at);
+      for (const bytes of after.reverse()) src.unread(bytes);
       return { crc: found.crc, compressed: size + found.at, size: size + found.at };
     }
     const emit = Math.max(0, buf.length - HOLD);
@@ -177,13 +176,19 @@ export async function* storedUntilDescriptor(
   }
 }
 
+interface Found {
+  at: number;
+  length: number;
+  crc: number;
+}
+
 /** The first place in `buf` (before `limit`) where a matching descriptor starts, if any. */
 function findDescriptor(
   buf: Buffer,
   crcBefore: number,
   sizeBefore: number,
   limit: number,
-): { at: number; length: number; crc: number } | undefined {
+): Found | undefined {
   const starts: { at: number; signed: boolean }[] = [];
   for (let i = buf.indexOf('PK'); i >= 0; i = buf.indexOf('PK', i + 1)) {
     if (i + 4 > buf.length) break;
@@ -200,22 +205,30 @@ function findDescriptor(
     if (at < crcAt || at > limit) continue;
     crc = crc32(buf.subarray(crcAt, at), crc);
     crcAt = at;
-    const fields = at + (signed ? 4 : 0);
-    if (fields + 12 > buf.length || buf.readUInt32LE(fields) !== crc >>> 0) continue;
     const size = sizeBefore + at;
-    const narrow = buf.readUInt32LE(fields + 4) === size && buf.readUInt32LE(fields + 8) === size;
-    const wide =
-      fields + 20 <= buf.length &&
-      buf.readBigUInt64LE(fields + 4) === BigInt(size) &&
-      buf.readBigUInt64LE(fields + 12) === BigInt(size);
-    // An unsigned descriptor is only one if a header follows it at once.
-    const headerAt = (end: number) =>
-      end + 4 <= buf.length && [SIG_LOCAL, SIG_CENTRAL].includes(buf.readUInt32LE(end));
-    const narrowEnd = fields + 12;
-    const wideEnd = fields + 20;
-    if (narrow && (signed || headerAt(narrowEnd))) return { at, length: narrowEnd - at, crc: crc >>> 0 };
-    if (wide && (signed || headerAt(wideEnd))) return { at, length: wideEnd - at, crc: crc >>> 0 };
+    const length = descriptorLength(buf, at, signed, { crc, compressed: size, size });
+    if (length) return { at, length, crc: crc >>> 0 };
   }
+  return undefined;
+}
+
+/**
+ * The length of the data descriptor at `at` in `buf` if it says exactly `read`: with or without
+ * its signature, in 32 or 64 bits. An unsigned one counts only where a header follows it at once.
+ */
+function descriptorLength(buf: Buffer, at: number, signed: boolean, read: DataRead): number | undefined {
+  const fields = at + (signed ? 4 : 0);
+  if (fields + 12 > buf.length || buf.readUInt32LE(fields) !== read.crc >>> 0) return undefined;
+  const headerAt = (end: number) =>
+    end + 4 <= buf.length && [SIG_LOCAL, SIG_CENTRAL].includes(buf.readUInt32LE(end));
+  const narrow =
+    buf.readUInt32LE(fields + 4) === read.compressed && buf.readUInt32LE(fields + 8) === read.size;
+  if (narrow && (signed || headerAt(fields + 12))) return fields + 12 - at;
+  const wide =
+    fields + 20 <= buf.length &&
+    buf.readBigUInt64LE(fields + 4) === BigInt(read.compressed) &&
+    buf.readBigUInt64LE(fields + 12) === BigInt(read.size);
+  if (wide && (signed || headerAt(fields + 20))) return fields + 20 - at;
   return undefined;
 }
 
@@ -227,18 +240,8 @@ function findDescriptor(
 export async function readDescriptor(src: ByteSource, name: string, read: DataRead): Promise<void> {
   const head = await src.peek(28);
   const signed = head.length >= 4 && head.readUInt32LE(0) === SIG_DESCRIPTOR;
-  const f = signed ? 4 : 0;
-  const header = (at: number) =>
-    at + 4 <= head.length && [SIG_LOCAL, SIG_CENTRAL].includes(head.readUInt32LE(at));
-  if (head.length >= f + 12 && head.readUInt32LE(f) === read.crc >>> 0) {
-    const narrow = head.readUInt32LE(f + 4) === read.compressed && head.readUInt32LE(f + 8) === read.size;
-    const wide =
-      head.length >= f + 20 &&
-      head.readBigUInt64LE(f + 4) === BigInt(read.compressed) &&
-      head.readBigUInt64LE(f + 12) === BigInt(read.size);
-    if (narrow && (signed || header(f + 12))) return void (await src.read(f + 12));
-    if (wide && (signed || header(f + 20))) return void (await src.read(f + 20));
-  }
-  if (head.length < f + 12) throw new StreamCut(src.offset + head.length);
+  const length = descriptorLength(head, 0, signed, read);
+  if (length) return void (await src.read(length));
+  if (head.length < (signed ? 16 : 12)) throw new StreamCut(src.offset + head.length);
   throw refuse(`the data descriptor of ${name} does not match its data`);
 }
