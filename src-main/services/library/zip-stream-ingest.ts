@@ -1,4 +1,4 @@
-import { rename, unlink } from 'node:fs/promises';
+import { rename, unlink, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
@@ -80,6 +80,26 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
   // Set only when a cut stream could not be resumed: what verified is kept for the fallback.
   let cutForGood = false;
   let reading: string | undefined;
+  /** Counts an entry's bytes against the archive's limit. */
+  const count = (bytes: number) => {
+    total += bytes;
+    if (total > limits.maxTotalBytes) throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
+  };
+  /** An image whose bytes verified: flushed, and kept for the manifest to name. */
+  const keep = async (
+    entryName: string,
+    done: { handle: FileHandle; path: string; mime: string },
+    bytes: number,
+  ) => {
+    await flusher.add(done.handle);
+    verified.push({ entryName, path: done.path, mime: done.mime, bytes });
+    options.onProgress?.(src.offset, verified.length);
+  };
+  /** An entry read to its end, for the central directory's cross-check. */
+  const whole = (entry: LocalEntry, read: DataRead) => {
+    streamed.push({ ...entry, crc: read.crc, compressedSize: read.compressed, size: read.size });
+    reading = undefined;
+  };
   try {
     for (;;) {
       // Where the stream would be resumed from: the entry being read, or the directory.
@@ -106,10 +126,9 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           reading = entry.fileName;
           const sink = sinkFor(entry, options.targetDir, streamed.length, small);
           if (entry.method === 8 && entry.size !== undefined && sink.kind === 'image') {
-            // Sizes known: read whole, inflated beside the next entries (inflate-pool.ts).
-            total += entry.size;
-            if (total > limits.maxTotalBytes)
-              throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
+            // Sizes known: read whole, inflated beside the next entries (inflate-pool.ts). The
+            // task checks what it inflated against the header that this records.
+            count(entry.size);
             const size = entry.size;
             await inflating.run(
               (lane) => src.read(entry.compressedSize!, lane.input(entry.compressedSize!)),
@@ -122,26 +141,14 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
                   file = await sink.write(data, undefined);
                   const done = (await sink.finish(file))!;
                   file = undefined;
-                  await flusher.add(done.handle);
-                  verified.push({
-                    entryName: entry.fileName,
-                    path: done.path,
-                    mime: done.mime,
-                    bytes: read.size,
-                  });
+                  await keep(entry.fileName, done, read.size);
                 } finally {
                   if (file) await discard(file);
                 }
               },
             );
             options.onProgress?.(src.offset, verified.length);
-            streamed.push({
-              ...entry,
-              crc: entry.crc!,
-              compressedSize: entry.compressedSize!,
-              size: entry.size,
-            });
-            reading = undefined;
+            whole(entry, { crc: entry.crc!, compressed: entry.compressedSize!, size });
             continue;
           }
           const data = entryData(src, entry, limits);
@@ -152,9 +159,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
               read = next.value;
               break;
             }
-            total += next.value.length;
-            if (total > limits.maxTotalBytes)
-              throw refuse(`it expands to more than ${limits.maxTotalBytes} bytes`);
+            count(next.value.length);
             partial = await sink.write(next.value, partial);
             options.onProgress?.(src.offset, verified.length);
           }
@@ -162,13 +167,8 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           checkRead(entry, read, limits);
           const done = await sink.finish(partial);
           partial = undefined;
-          if (done) {
-            await flusher.add(done.handle);
-            verified.push({ entryName: entry.fileName, path: done.path, mime: done.mime, bytes: read.size });
-            options.onProgress?.(src.offset, verified.length);
-          }
-          streamed.push({ ...entry, crc: read.crc, compressedSize: read.compressed, size: read.size });
-          reading = undefined;
+          if (done) await keep(entry.fileName, done, read.size);
+          whole(entry, read);
         }
         restart = src.offset;
         await inflating.drain();
