@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchClient } from '../services/gateway/batch-client';
-import { extractBatchZip } from '../services/library/zip-ingest';
+import { extractBatchZip } from './zip-on-disk';
 import { redact } from '../services/secrets/secret-store';
 import { call, startServices, waitUntil } from './studio-fixture';
 import { echoedKeyForms as keyForms } from '../../sandbox/key-echo';

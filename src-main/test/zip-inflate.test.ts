@@ -8,7 +8,7 @@ import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { Lane, inflateWhole } from '../services/library/inflate-pool';
-import { extractBatchZip } from '../services/library/zip-ingest';
+import { extractBatchZip } from './zip-on-disk';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 /** Compression methods of the archive's images, from its central directory. */
