@@ -91,6 +91,11 @@ export class BatchClient {
     });
   }
 
+  /** A binary answer (a ZIP, an image): any type, and time enough for hundreds of megabytes. */
+  private binary(path: string, signal?: AbortSignal, headers: Record<string, string> = {}) {
+    return this.request(path, { timeoutMs: 10 * 60_000, signal, headers: { accept: '*/*', ...headers } });
+  }
+
   private async json<T extends z.ZodTypeAny>(
     schema: T,
     exchange: Promise<GatewayResponse>,
@@ -198,11 +203,7 @@ export class BatchClient {
     onBytes: (received: number, total: number | undefined) => void,
     signal?: AbortSignal,
   ): Promise<{ contentType: string | null; bytes: number; requestId: string }> {
-    const ex = await this.request(path, {
-      timeoutMs: 10 * 60_000,
-      signal,
-      headers: { accept: '*/*' },
-    });
+    const ex = await this.binary(path, signal);
     const { response, requestId } = ex;
     if (!response.ok || !response.body) throw await readError(ex);
     const total = Number(response.headers.get('content-length')) || undefined;
@@ -242,11 +243,7 @@ export class BatchClient {
     from: number,
     signal?: AbortSignal,
   ): Promise<{ body: AsyncIterable<Uint8Array>; total?: number } | undefined> {
-    const ex = await this.request(this.zipPath(id), {
-      timeoutMs: 10 * 60_000,
-      signal,
-      headers: { accept: '*/*', ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
-    });
+    const ex = await this.binary(this.zipPath(id), signal, from > 0 ? { range: `bytes=${from}-` } : {});
     const { response } = ex;
     if (from > 0) {
       const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
