@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CostSummary } from '../../src-shared/batch-view';
+import { Dismissible } from '../shell/Dismissible';
 import { useBatchesPrefs } from './batches-prefs';
 import { useMoney } from './money';
 
@@ -16,29 +17,15 @@ export function CostsSummary({ costs }: { costs: CostSummary | undefined }) {
   const toggleChart = useBatchesPrefs((s) => s.toggleChart);
   const [helpOpen, setHelpOpen] = useState(false);
   const helpButton = useRef<HTMLButtonElement>(null);
-  const root = useRef<HTMLDivElement>(null);
-
-  // A click anywhere else puts the explanation away, as a popover does.
-  useEffect(() => {
-    if (!helpOpen) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setHelpOpen(false);
-    };
-    document.addEventListener('pointerdown', away);
-    return () => document.removeEventListener('pointerdown', away);
-  }, [helpOpen]);
 
   return (
-    <div
+    <Dismissible
       className="costs-summary"
-      ref={root}
-      onKeyDown={(e) => {
-        // Escape closes the explanation here, not a dialog further up, and focus goes back to `?`.
-        if (e.key === 'Escape' && helpOpen) {
-          e.stopPropagation();
-          setHelpOpen(false);
-          helpButton.current?.focus();
-        }
+      open={helpOpen}
+      onDismiss={(how) => {
+        setHelpOpen(false);
+        // After Escape the focus goes back to `?`; a click elsewhere has put it where it wanted.
+        if (how === 'escape') helpButton.current?.focus();
       }}
     >
       <p className="costs-line" data-testid="costs">
@@ -81,6 +68,6 @@ export function CostsSummary({ costs }: { costs: CostSummary | undefined }) {
           {t('batches.costsHelp')} {t('batches.holdHelp')}
         </p>
       </div>
-    </div>
+    </Dismissible>
   );
 }

@@ -6,10 +6,10 @@ import type { LibraryImage } from '../../src-shared/library-view';
 import { imagePaths } from '../../src-shared/image-paths';
 import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
-import { Modal } from '../shell/Modal';
 import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
+import { ChoiceTake, ChoiceView, MarkBadge } from './ChoiceView';
+import { chooseOne, type ChoiceMark } from './library-choice';
 import type { MarkFn } from './library-hooks';
-import type { MarkPatch } from './library-windows';
 import { StarRating } from './StarRating';
 import './compare-across.css';
 
@@ -53,8 +53,8 @@ export function CompareAcrossModelsHost({ onMark }: { onMark: MarkFn }) {
 
 /**
  * One row of a run on each of its models, side by side and labelled by model. The culling keys
- * work on the focused one (arrows move); picking one marks the others as alternatives, in two
- * writes: one for the pick, one for the rest.
+ * work on the focused one (arrows move); picking one marks the others as alternatives, as one
+ * undo step (library-choice).
  */
 function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: MarkFn; onClose(): void }) {
   const { t } = useTranslation();
@@ -70,21 +70,19 @@ function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: Mark
   const at = Math.min(focus ?? start, Math.max(0, items.length - 1));
   const focused = items[at];
 
-  const mark = (ids: string[], change: MarkPatch, join = false) => {
-    if (!ids.length) return;
+  const mark: ChoiceMark = (ids, change, options) => {
     // Shown at once, as the gallery does, in every cached comparison holding these images.
     client.setQueriesData<LibraryImage[]>({ queryKey: ['library.acrossModels'] }, (list) =>
       list?.map((item) => (ids.includes(item.id) ? { ...item, ...change } : item)),
     );
-    onMark(ids, change, { join });
+    onMark(ids, change, options);
   };
-  // One decision, one undo step.
   const pick = (item: LibraryImage) => {
-    mark([item.id], { mark: 'picked' });
-    mark(
-      items.filter((i) => i.id !== item.id).map((i) => i.id),
-      { mark: 'alternative' },
-      true,
+    chooseOne(
+      mark,
+      item.id,
+      items.map((i) => i.id),
+      'alternative',
     );
   };
 
@@ -106,58 +104,43 @@ function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: Mark
 
   const title = t('run.compareTitle', { row: focused?.customId ?? '', count: items.length });
   return (
-    <Modal
-      className="lightbox compare compare-across"
-      label={title}
-      initialFocus="dialog"
+    <ChoiceView
+      className="compare-across"
+      title={title}
+      notes={<span className="muted">{t('run.keysHelp')}</span>}
+      notice={items.length < 2 && across.data ? t('run.onlyOne') : undefined}
+      grid={{
+        className: 'compare-grid',
+        style: { gridTemplateColumns: `repeat(${Math.max(1, items.length)}, 1fr)` },
+      }}
       onClose={onClose}
       onKeyDown={onKey}
       testId="compare-across-view"
     >
-      <div className="compare-bar actions">
-        <strong>{title}</strong>
-        <span className="muted">{t('run.keysHelp')}</span>
-        <button type="button" onClick={onClose}>
-          {t('library.close')}
-        </button>
-      </div>
-      {items.length < 2 && across.data && <p className="notice">{t('run.onlyOne')}</p>}
-      <div
-        className="compare-grid"
-        style={{ gridTemplateColumns: `repeat(${Math.max(1, items.length)}, 1fr)` }}
-      >
-        {items.map((item, i) => (
-          <figure
-            key={item.id}
-            className={`across-take${i === at ? ' focused' : ''}${item.mark ? ` mark-${item.mark}` : ''}`}
-            onClick={() => setFocus(i)}
-            data-testid="across-take"
-            data-model={item.model}
-            data-mark={item.mark ?? ''}
-            aria-current={i === at}
-          >
-            <img src={imageUrl(imagePaths.libraryOriginal(item.id))} alt={item.prompt} draggable={false} />
-            <figcaption>
-              <strong className="across-model">{item.model}</strong>
-              {item.mark && (
-                <span className="badge" data-testid="across-mark">
-                  {item.mark === 'alternative' ? t('run.alternative') : t(`library.${item.mark}`)}
-                </span>
-              )}
-              <span className="actions">
-                <button
-                  type="button"
-                  className={item.mark === 'picked' ? 'primary' : undefined}
-                  onClick={() => pick(item)}
-                >
-                  {t('run.pick')}
-                </button>
-                <StarRating value={item.stars} onChange={(stars) => mark([item.id], { stars })} />
-              </span>
-            </figcaption>
-          </figure>
-        ))}
-      </div>
-    </Modal>
+      {items.map((item, i) => (
+        <ChoiceTake
+          key={item.id}
+          item={item}
+          className="across-take"
+          focused={i === at}
+          src={imageUrl(imagePaths.libraryOriginal(item.id))}
+          onFocus={() => setFocus(i)}
+          testId="across-take"
+        >
+          <strong className="across-model">{item.model}</strong>
+          <MarkBadge mark={item.mark} testId="across-mark" />
+          <span className="actions">
+            <button
+              type="button"
+              className={item.mark === 'picked' ? 'primary' : undefined}
+              onClick={() => pick(item)}
+            >
+              {t('run.pick')}
+            </button>
+            <StarRating value={item.stars} onChange={(stars) => mark([item.id], { stars })} />
+          </span>
+        </ChoiceTake>
+      ))}
+    </ChoiceView>
   );
 }

@@ -6,11 +6,12 @@ import type { LibraryImage } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
 import { imageUrl } from '../app/image-url';
 import { useStudio } from '../app/studio-context';
-import { Modal } from '../shell/Modal';
 import { keyHandler, SURVEY_SHORTCUTS } from '../shell/shortcuts';
+import { ChoiceTake, ChoiceView, MarkBadge } from './ChoiceView';
 import type { MarkFn } from './library-hooks';
+import { chooseOne, type ChoiceMark } from './library-choice';
 import { closeSurvey, SURVEY_MAX, surveyColumns, useSurvey, type SurveyRequest } from './library-survey';
-import { imagesById, type MarkPatch } from './library-windows';
+import { imagesById } from './library-windows';
 import './survey.css';
 
 interface HostProps {
@@ -93,15 +94,18 @@ function Survey({
         : imagePaths.libraryThumb(item.id, thumbSizeFor(side)),
     );
 
-  const mark = (ids: string[], change: MarkPatch, join = false) => {
+  const mark: ChoiceMark = (ids, change, options) => {
     setItems((list) => list.map((i) => (ids.includes(i.id) ? { ...i, ...change } : i)));
-    onMark(ids, change, { join });
+    onMark(ids, change, options);
   };
   const choose = (item: LibraryImage) => {
-    const rest = items.filter((i) => i.id !== item.id).map((i) => i.id);
-    if (rest.length) mark(rest, { mark: 'rejected' });
-    mark([item.id], { mark: 'picked' }, rest.length > 0);
-    onMessage(t('library.surveyChosen', { count: rest.length }));
+    const rejected = chooseOne(
+      mark,
+      item.id,
+      items.map((i) => i.id),
+      'rejected',
+    );
+    onMessage(t('library.surveyChosen', { count: rejected }));
     closeSurvey();
   };
   const drop = (item: LibraryImage) => {
@@ -130,65 +134,54 @@ function Survey({
 
   const title = t('library.surveyTitle', { count: items.length });
   return (
-    <Modal
-      className="lightbox compare survey"
-      label={title}
-      initialFocus="dialog"
+    <ChoiceView
+      className="survey"
+      title={title}
+      notes={
+        <>
+          {total > initial.length && (
+            <span className="muted">{t('library.surveyCapped', { count: initial.length })}</span>
+          )}
+          <span className="muted">{t('library.surveyKeys')}</span>
+        </>
+      }
+      notice={items.length < 2 ? t('library.surveyOnlyOne') : undefined}
+      grid={{
+        className: 'survey-grid',
+        style: {
+          gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+          gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
+        },
+      }}
       onClose={closeSurvey}
       onKeyDown={onKey}
       testId="survey"
     >
-      <div className="compare-bar actions">
-        <strong>{title}</strong>
-        {total > initial.length && (
-          <span className="muted">{t('library.surveyCapped', { count: initial.length })}</span>
-        )}
-        <span className="muted">{t('library.surveyKeys')}</span>
-        <button type="button" onClick={closeSurvey}>
-          {t('library.close')}
-        </button>
-      </div>
-      {items.length < 2 && <p className="notice">{t('library.surveyOnlyOne')}</p>}
-      <div
-        className="survey-grid"
-        style={{
-          gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
-          gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
-        }}
-      >
-        {items.map((item, i) => (
-          <figure
-            key={item.id}
-            className={`survey-take${i === at ? ' focused' : ''}${item.mark ? ` mark-${item.mark}` : ''}`}
-            onClick={() => setFocus(i)}
-            data-testid="survey-take"
-            data-id={item.id}
-            data-mark={item.mark ?? ''}
-            aria-current={i === at}
-          >
-            <img src={src(item)} alt={item.prompt} draggable={false} />
-            <figcaption>
-              <span className="survey-name">{item.customId}</span>
-              {item.mark && (
-                <span className="badge" data-testid="survey-mark">
-                  {item.mark === 'alternative' ? t('run.alternative') : t(`library.${item.mark}`)}
-                </span>
-              )}
-              {item.stars > 0 && <span className="badge">{'★'.repeat(item.stars)}</span>}
-              {i === at && (
-                <span className="actions">
-                  <button type="button" className="primary" onClick={() => choose(item)}>
-                    {t('library.surveyChoose')}
-                  </button>
-                  <button type="button" onClick={() => drop(item)} disabled={items.length <= 1}>
-                    {t('library.surveyDrop')}
-                  </button>
-                </span>
-              )}
-            </figcaption>
-          </figure>
-        ))}
-      </div>
-    </Modal>
+      {items.map((item, i) => (
+        <ChoiceTake
+          key={item.id}
+          item={item}
+          className="survey-take"
+          focused={i === at}
+          src={src(item)}
+          onFocus={() => setFocus(i)}
+          testId="survey-take"
+        >
+          <span className="survey-name">{item.customId}</span>
+          <MarkBadge mark={item.mark} testId="survey-mark" />
+          {item.stars > 0 && <span className="badge">{'★'.repeat(item.stars)}</span>}
+          {i === at && (
+            <span className="actions">
+              <button type="button" className="primary" onClick={() => choose(item)}>
+                {t('library.surveyChoose')}
+              </button>
+              <button type="button" onClick={() => drop(item)} disabled={items.length <= 1}>
+                {t('library.surveyDrop')}
+              </button>
+            </span>
+          )}
+        </ChoiceTake>
+      ))}
+    </ChoiceView>
   );
 }

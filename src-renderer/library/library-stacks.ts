@@ -1,6 +1,7 @@
 import type { StackLevel } from '../../src-shared/image-stacks';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import type { StudioApi } from '../../src-shared/studio-api';
+import { chooseOne } from './library-choice';
 import type { MarkFn } from './library-hooks';
 
 /** The filter that lists one stack's images, whatever the gallery was filtered by. */
@@ -20,9 +21,6 @@ export const stackFilter = (leader: string, level: StackLevel = 'near'): Library
 export async function keepBest(studio: StudioApi, item: LibraryImage, onMark: MarkFn): Promise<number> {
   if (!item.stack) return 0;
   const members = await studio.call('library.ids', stackFilter(item.stack.leader, item.stack.level));
-  const rest = members.filter((id) => id !== item.id);
   // One step: Ctrl+Z puts the whole stack back as it was.
-  if (rest.length) onMark(rest, { mark: 'rejected' });
-  onMark([item.id], { mark: 'picked' }, { join: rest.length > 0 });
-  return rest.length;
+  return chooseOne(onMark, item.id, members, 'rejected');
 }

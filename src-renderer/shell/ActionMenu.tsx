@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Dismissible } from './Dismissible';
 
 export interface MenuItem {
   id: string;
@@ -46,20 +47,14 @@ export function ActionMenu({
   const restore = useRef(document.activeElement as HTMLElement | null);
   useEffect(() => {
     const before = restore.current;
-    const outside = (e: PointerEvent) => {
-      if (!menu.current?.contains(e.target as Node)) close.current();
-    };
-    document.addEventListener('pointerdown', outside, true);
-    return () => {
-      document.removeEventListener('pointerdown', outside, true);
-      before?.focus?.();
-    };
+    return () => before?.focus?.();
   }, []);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button:not(:disabled)') ?? [])];
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'Escape' || e.key === 'Tab') close.current();
+    // Escape and a click elsewhere are Dismissible's; Tab leaves the menu, so it closes too.
+    if (e.key === 'Tab') close.current();
     else if (e.key === 'ArrowDown') buttons[(at + 1) % buttons.length]?.focus();
     else if (e.key === 'ArrowUp') buttons[(at - 1 + buttons.length) % buttons.length]?.focus();
     else if (e.key === 'Home') buttons[0]?.focus();
@@ -70,8 +65,9 @@ export function ActionMenu({
   };
 
   return (
-    <div
+    <Dismissible
       ref={menu}
+      onDismiss={() => close.current()}
       role="menu"
       aria-label={label}
       className="action-menu"
@@ -97,7 +93,7 @@ export function ActionMenu({
           {item.label}
         </button>
       ))}
-    </div>
+    </Dismissible>
   );
 }
 
