@@ -186,6 +186,28 @@ describe('the library catalog', () => {
     expect((await fresh.query({})).total).toBe(2);
     fresh.close();
   });
+
+  it('marks find their images in the library folder open now, after a switch to another and back', async () => {
+    const [home, away] = [library(), library()];
+    batchFolder(home, 'home', ['a kiln', 'a wheel']);
+    batchFolder(away, 'away', ['a loom']);
+    let root = home;
+    const catalog = new LibraryCatalog(() => root);
+    const [kiln, wheel] = await catalog.ids({});
+    await catalog.mark([kiln!], { stars: 3 });
+    root = away;
+    const [loom] = await catalog.ids({});
+    await catalog.mark([loom!], { mark: 'picked' });
+    // What an undo would put back: the marks of the images this library holds, and only them.
+    expect(catalog.marksOf([kiln!, loom!])).toEqual([{ id: loom, mark: 'picked', stars: 0 }]);
+    root = home;
+    await catalog.mark([wheel!], { mark: 'rejected' });
+    expect(catalog.marksOf([kiln!, wheel!, loom!])).toEqual([
+      { id: kiln, mark: null, stars: 3 },
+      { id: wheel, mark: 'rejected', stars: 0 },
+    ]);
+    catalog.close();
+  });
 });
 
 describe('the library folder while the studio runs', () => {

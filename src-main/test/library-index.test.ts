@@ -66,6 +66,29 @@ describe('the library on disk', () => {
     catalog.close();
   });
 
+  it('while indexing, leaves batches deleted from disk out of the estimated total', async () => {
+    const folder = await downloadedBatch(['a loom', 'a spindle', 'a shuttle']);
+    const root = mkdtempSync(join(tmpdir(), 'library-deleted-'));
+    const batch = (i: number) => join(root, `batch ${String(i).padStart(3, '0')}`);
+    const copy = (i: number) => cpSync(folder, batch(i), { recursive: true });
+    for (let i = 0; i < 10; i++) copy(i);
+    const heard: { done: number; total: number; imagesAbout?: number }[] = [];
+    const catalog = new LibraryCatalog(
+      () => root,
+      (change) => change.indexing && heard.push(change.indexing),
+    );
+    await catalog.sync();
+    // Five batches deleted, sixty new ones: enough to be read while the gallery shows an estimate.
+    for (let i = 0; i < 5; i++) rmSync(batch(i), { recursive: true });
+    for (let i = 10; i < 70; i++) copy(i);
+    await catalog.sync();
+    expect(heard.length).toBeGreaterThan(0);
+    // Every batch holds three images: from the first report on, the estimate is what is on disk.
+    for (const step of heard) expect(step.imagesAbout).toBe(65 * 3);
+    expect((await catalog.overview()).images).toBe(65 * 3);
+    catalog.close();
+  });
+
   it('reports a corrupt or half-copied folder, skips what is missing, and never throws', async () => {
     const folder = await downloadedBatch(['one', 'two', 'three']);
     const root = mkdtempSync(join(tmpdir(), 'library-broken-'));

@@ -4,6 +4,7 @@ import type { CatalogDb } from './catalog-db';
 import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
+import { stackScope } from './catalog-stack-scope';
 
 /**
  * A batch folder's rows in the catalog: its `folders` row, its images, their full-text terms,
@@ -129,27 +130,23 @@ function orderSameSecond(db: CatalogDb, createdAt: number): void {
 }
 
 /**
- * The near-duplicate stacks of a folder's scope again: its batch, or the run its batch was one
- * model of (a run's models make near-identical pictures of the same rows too). Within a scope,
- * images within a level's threshold group transitively (src-shared/image-stacks.ts), at both levels.
+ * The near-duplicate stacks of a folder's scope again (catalog-stack-scope.ts): images within a
+ * level's threshold group transitively (src-shared/image-stacks.ts), at both levels.
  */
 export function restack(db: CatalogDb, folder: number): void {
-  const scope = db.prepare('select batch_id, run_id from folders where id = ?').raw().get(folder) as
-    [string | null, string | null] | undefined;
-  const [batchId, runId] = scope ?? [null, null];
-  // A folder with no images (a damaged record) has no batch, and nothing to stack.
-  if (batchId === null && runId === null) return;
+  const scope = stackScope(db, folder);
+  if (!scope.length) return;
   const members = db
     .prepare(
-      `select rowid, phash from images
-       where folder in (select id from folders where ${runId ? 'run_id' : 'batch_id'} = ?)
+      `select rowid, phash from images where folder in (${scope.join(',')})
        order by created_at, folder, rowid`,
     )
     .raw()
-    .all((runId ?? batchId)!) as [number, Buffer | null][];
+    .all() as [number, Buffer | null][];
   const images = members.map(([row, hash]) => ({
     id: String(row),
     hash: hash ? hash.toString('hex') : null,
+    // All of one scope: the query kept to it.
     scope: '',
   }));
   const near = stackSizes(stackLeaders(images, STACK_THRESHOLDS.near));

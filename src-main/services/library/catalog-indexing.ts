@@ -16,6 +16,9 @@ const WAIT_FOR_FOLDERS = 50;
 /** Folders checked between turns of the event loop when looking for changes. */
 const SIGNATURE_SLICE = 500;
 
+/** A folder as the catalog has it: its name, its signature when read, and its images. */
+type KnownFolder = [name: string, signature: string, images: number];
+
 interface SyncPlan {
   root: string;
   /** Folders to read, newest first (by batch.json's time), with the signature the plan saw. */
@@ -116,10 +119,11 @@ export class CatalogIndexing {
       logCaughtUnlessMissing('library folder listing', err);
       names = [];
     }
+    // What the catalog has of each folder, read once: both what changed and the estimate go by it.
     const known = new Map(
-      this.catalog.use(
-        (db) => db.prepare('select name, signature from folders').raw().all() as [string, string][],
-      ),
+      this.catalog
+        .use((db) => db.prepare('select name, signature, images from folders').raw().all() as KnownFolder[])
+        .map(([name, signature, images]) => [name, { signature, images }]),
     );
     const signatures: string[] = [];
     for (let at = 0; at < names.length; at += SIGNATURE_SLICE) {
@@ -138,13 +142,19 @@ export class CatalogIndexing {
     // and later folders only add to the end of the list.
     const changed = names
       .map((name, i) => ({ name, signature: signatures[i]! }))
-      .filter(({ name, signature }) => known.get(name) !== signature)
+      .filter(({ name, signature }) => known.get(name)?.signature !== signature)
       .sort((a, b) => batchFileStamp(b.signature)[0] - batchFileStamp(a.signature)[0]);
-    const keptBatchBytes = names.reduce(
-      (sum, name, i) => (known.get(name) === signatures[i] ? sum + batchFileStamp(signatures[i]!)[1] : sum),
-      0,
-    );
-    const estimate = changed.length > WAIT_FOR_FOLDERS ? this.estimate(changed, keptBatchBytes) : undefined;
+    // The folders this sync leaves alone count as they are: those on disk and unchanged. A folder
+    // deleted from disk is still in the catalog until this sync removes it, but not in the library.
+    const kept = { images: 0, batchBytes: 0 };
+    names.forEach((name, i) => {
+      const folder = known.get(name);
+      if (!folder || folder.signature !== signatures[i]) return;
+      kept.images += folder.images;
+      kept.batchBytes += batchFileStamp(signatures[i]!)[1];
+    });
+    const toRead = changed.map((c) => batchFileStamp(c.signature)[1]);
+    const estimate = changed.length > WAIT_FOR_FOLDERS ? new ImagesEstimate(kept, toRead) : undefined;
     // Before any query waiting on the plan goes on, so no overview asked meanwhile (a restart
     // resuming a build) presents the images indexed so far as the library's total.
     if (estimate) this.report({ done: 0, total: changed.length, imagesAbout: estimate.imagesAbout });
@@ -188,18 +198,6 @@ export class CatalogIndexing {
   private report(indexing: NonNullable<LibraryOverview['indexing']> | null): void {
     this.indexing = indexing;
     this.onChange({ reason: 'indexing', indexing });
-  }
-
-  /** The images estimate of a long sync: the folders it leaves alone count as they are. */
-  private estimate(changed: SyncPlan['changed'], keptBatchBytes: number): ImagesEstimate {
-    const rereading = new Set(changed.map((c) => c.name));
-    const images = this.catalog
-      .use((db) => db.prepare('select name, images from folders').raw().all() as [string, number][])
-      .reduce((sum, [name, images]) => (rereading.has(name) ? sum : sum + images), 0);
-    return new ImagesEstimate(
-      { images, batchBytes: keptBatchBytes },
-      changed.map((c) => batchFileStamp(c.signature)[1]),
-    );
   }
 
   /** Puts collections.json into the catalog's tables, whole: it is small next to the images. */

@@ -1,9 +1,10 @@
 import type { StackLevel } from '../../../src-shared/image-stacks';
 import type { LibraryImage, ReviewMark } from '../../../src-shared/library-view';
 import { libraryFilterSchema } from '../../../src-shared/library-view';
-import type { CatalogDb } from './catalog-db';
+import { scalar, type CatalogDb } from './catalog-db';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import { searchMatches } from './catalog-search';
+import { stackScope } from './catalog-stack-scope';
 
 /**
  * The gallery's list as SQL: which images a filter keeps, in which order, and what a row of it
@@ -133,22 +134,6 @@ export const imageAt =
   };
 
 /**
- * The folders a stack can hold images of: its leader's batch, or the run that batch was one model
- * of (stacks never cross that scope). A stack is found by walking those folders' images, a few
- * hundred rows, instead of keeping an index of every image's leader.
- */
-function scopeFolders(db: CatalogDb, leader: number): number[] {
-  return db
-    .prepare(
-      `select s.id from folders l join folders s
-       on (l.run_id is not null and s.run_id = l.run_id) or (l.run_id is null and s.batch_id = l.batch_id)
-       where l.id = (select folder from images where rowid = ?)`,
-    )
-    .pluck()
-    .all(leader) as number[];
-}
-
-/**
  * The rows of these images, in this order. A window is found first by rowid alone, so what only the
  * rows shown need (their folder, their stack's first image) is not worked out for rows skipped or
  * sorted.
@@ -198,7 +183,11 @@ export function where(
   if (f.stackOf) {
     const row = rowOf(db, f.stackOf);
     if (row === undefined) add('0');
-    else add(`${leader} = ? and images.folder in (${scopeFolders(db, row).join(',')})`, row);
+    else {
+      // Its leader's scope, as literal folder ids: SQLite then walks those folders' images.
+      const scope = stackScope(db, scalar(db, 'select folder from images where rowid = ?', row));
+      add(`${leader} = ? and images.folder in (${scope.join(',')})`, row);
+    }
   }
   // The prompt index is case-blind, so the same words count as the same prompt.
   if (f.promptOf) {

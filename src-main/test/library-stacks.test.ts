@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LibraryCatalog } from '../services/library/library-catalog';
+
+/** Perceptual hashes: two a bit apart (near-identical), and two far from them and each other. */
+const NEAR_A = '0000000000000000';
+const NEAR_B = '0000000000000001';
+const FAR = 'ffffffffffffffff';
+const FAR_TOO = '00000000ffffffff';
+
+/**
+ * A batch folder with its hashes.json, as the studio leaves one once its images are hashed: one
+ * image a hash, `run` naming the run the batch was one model of.
+ */
+function batchFolder(root: string, name: string, hashes: string[], run?: string): void {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'images'), { recursive: true });
+  const images = hashes.map((_, i) => {
+    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), 'png');
+    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt: `row ${i + 1}`, rowIndex: i };
+  });
+  const batch = { id: `imgbatch_${name}`, task_name: name, model: name, created_at: 1_790_000_000 };
+  writeFileSync(
+    join(dir, 'batch.json'),
+    JSON.stringify({ batch: { ...batch, metadata: run ? { run_id: run } : null }, images }),
+  );
+  writeFileSync(
+    join(dir, 'hashes.json'),
+    JSON.stringify({
+      format: 'batch-image-studio.hashes/1',
+      images: Object.fromEntries(images.map((image, i) => [image.file, hashes[i]])),
+    }),
+  );
+}
+
+describe('near-duplicate stacks', () => {
+  it("group a run's models together and a batch on its own, and list one stack's images", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'library-stacks-'));
+    batchFolder(root, 'run m1', [NEAR_A, FAR], 'run-1');
+    batchFolder(root, 'run m2', [NEAR_B, FAR_TOO], 'run-1');
+    // The same pictures in a batch of no run: a stack of its own, never joined to the run's.
+    batchFolder(root, 'alone', [NEAR_A, NEAR_B]);
+    const catalog = new LibraryCatalog(() => root);
+
+    const { items } = await catalog.query({});
+    const stackOf = Object.fromEntries(items.map((i) => [i.id, i.stack]));
+    const runStack = { leader: 'run m1/images/row-1.png', size: 2, level: 'near' };
+    expect(stackOf['run m1/images/row-1.png']).toEqual(runStack);
+    expect(stackOf['run m2/images/row-1.png']).toEqual(runStack);
+    expect(stackOf['alone/images/row-2.png']).toEqual({
+      leader: 'alone/images/row-1.png',
+      size: 2,
+      level: 'near',
+    });
+    expect(stackOf['run m1/images/row-2.png']).toBeUndefined();
+
+    // What "Keep this one, reject the rest" lists: the stack's images, and only them.
+    const members = async (leader: string) => (await catalog.ids({ stackOf: leader })).sort();
+    expect(await members('run m1/images/row-1.png')).toEqual([
+      'run m1/images/row-1.png',
+      'run m2/images/row-1.png',
+    ]);
+    expect(await members('alone/images/row-1.png')).toEqual([
+      'alone/images/row-1.png',
+      'alone/images/row-2.png',
+    ]);
+    // One a stack: the run's stack, the batch's, and the two images alone.
+    expect((await catalog.query({ stacks: 'one' })).total).toBe(4);
+    catalog.close();
+  });
+});
