@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,23 @@ describe('near-duplicate stacks', () => {
     ]);
     // One a stack: the run's stack, the batch's, and the two images alone.
     expect((await catalog.query({ stacks: 'one' })).total).toBe(4);
+    catalog.close();
+  });
+
+  it('take a batch deleted from disk out of the stacks it was in', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'library-stacks-'));
+    batchFolder(root, 'run m1', [NEAR_A, FAR], 'run-1');
+    batchFolder(root, 'run m2', [NEAR_B, FAR_TOO], 'run-1');
+    const catalog = new LibraryCatalog(() => root);
+    const stackOf = async (id: string) => (await catalog.query({})).items.find((i) => i.id === id)?.stack;
+    expect(await stackOf('run m2/images/row-1.png')).toMatchObject({ size: 2 });
+
+    // Deleted in the file manager: its image was the stack's leader.
+    rmSync(join(root, 'run m1'), { recursive: true });
+    await catalog.sync();
+    // Alone now: no badge promising a second picture, nor a leader that is gone.
+    expect(await stackOf('run m2/images/row-1.png')).toBeUndefined();
+    expect((await catalog.query({ stacks: 'one' })).total).toBe(2);
     catalog.close();
   });
 });

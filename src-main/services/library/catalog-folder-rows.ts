@@ -42,8 +42,11 @@ function removeImages(db: CatalogDb, folder: number, name: string): void {
 export function removeFolder(db: CatalogDb, name: string): void {
   const folder = folderId(db, name);
   if (folder === undefined) return;
+  // The folders it stacked with: stacks that held its images (or were led by one) are made again.
+  const others = stackScope(db, folder).filter((id) => id !== folder);
   removeImages(db, folder, name);
   db.prepare('delete from folders where id = ?').run(folder);
+  if (others.length) restack(db, others[0]!);
 }
 
 /** Replaces the folder's rows with what was read from it, and answers its id. */
