@@ -3,7 +3,8 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { translatorIn } from '../../src-shared/i18n/translator';
 import type { Language } from '../../src-shared/settings';
-import type { UpdateAvailability, UpdateStatus } from '../../src-shared/updates';
+import { menuCheckText } from '../../src-shared/update-text';
+import type { UpdateAvailability } from '../../src-shared/updates';
 import { logCaught, logInfo } from '../services/log/studio-log';
 import { LazyUpdaterEngine } from '../services/updates/lazy-updater-engine';
 import { updateAvailability } from '../services/updates/update-availability';
@@ -67,27 +68,12 @@ async function loadAppUpdater(): Promise<UpdaterEngine> {
   return new AppUpdaterEngine(autoUpdater);
 }
 
-/** What a check asked for from the menu found, when the banner will not show it. */
-function checkOutcome(status: UpdateStatus, language: Language): string | undefined {
-  const t = translatorIn(language);
-  if (status.phase === 'downloading' || status.phase === 'ready') return undefined;
-  const { kind, detail = '' } = status.availability;
-  if (kind === 'no-feed') return t('updates.noFeed');
-  if (kind === 'package-manager') return t('updates.packageManager', { command: detail });
-  if (kind === 'unwritable') return t('updates.unwritable', { path: detail });
-  if (status.preferences.mode === 'off') return t('updates.off');
-  if (status.phase === 'error') return t('updates.failed', { error: status.error ?? '' });
-  if (status.lastCheck?.outcome === 'skipped')
-    return t('updates.skipped', { version: status.skippedVersion ?? '' });
-  return t('updates.upToDate', { version: status.currentVersion });
-}
-
 /** "Check for Updates…" in the menu: a check now; a found update shows in the window's banner. */
 export async function checkFromMenu(updates: UpdateService, language: () => Language): Promise<void> {
   const status = await updates.check();
-  const said = checkOutcome(status, language());
-  if (!said) return;
   const t = translatorIn(language());
+  const said = menuCheckText(t, status);
+  if (!said) return;
   const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   const options = {
     type: 'info' as const,
