@@ -13,25 +13,34 @@ const NATIVE_MODULES = ['sharp', '@img', 'libsql', '@libsql'];
 const RELEASE_NOTES = 'build/release-notes.md';
 
 /**
+ * Who the Windows installers are signed by: the code-signing certificate's subject, which
+ * STUDIO_WINDOWS_PUBLISHER names when it is not PUBLISHER_NAME. signtool's options and the update
+ * feed both take it from here: an updater expecting another publisher than the installer was
+ * signed as refuses every update.
+ */
+function windowsPublisher(env: NodeJS.ProcessEnv): string {
+  return env.STUDIO_WINDOWS_PUBLISHER?.trim() || PUBLISHER_NAME;
+}
+
+/**
  * Where installed copies look for updates: a generic feed (any static host) set at build time by
  * STUDIO_UPDATE_URL. Without it the build has no app-update.yml and the studio says it checks
  * nothing. publisherName rides in app-update.yml so that Windows checks each downloaded installer
- * is signed by us (verifyUpdateCodeSignature); STUDIO_WINDOWS_PUBLISHER names the certificate's
- * subject when it differs.
+ * is signed by us (verifyUpdateCodeSignature).
  */
 function updateFeed(env: NodeJS.ProcessEnv): Configuration['publish'] {
   const url = env.STUDIO_UPDATE_URL?.trim();
   if (!url) return null;
-  return {
-    provider: 'generic',
-    url,
-    publisherName: [env.STUDIO_WINDOWS_PUBLISHER?.trim() || PUBLISHER_NAME],
-  };
+  return { provider: 'generic', url, publisherName: [windowsPublisher(env)] };
 }
 
 /** The configuration for an environment: `npm run dist` and `npm run release` read process.env. */
 export function builderConfig(env: NodeJS.ProcessEnv = process.env): Configuration {
-  return { ...config, publish: updateFeed(env) };
+  return {
+    ...config,
+    win: { ...config.win, signtoolOptions: { publisherName: [windowsPublisher(env)] } },
+    publish: updateFeed(env),
+  };
 }
 
 const config: Configuration = {
@@ -105,9 +114,8 @@ const config: Configuration = {
   win: {
     target: [{ target: 'nsis', arch: ['x64'] }],
     icon: 'build/icons/icon.ico',
-    // Each downloaded update must carry our code signature (publisherName, above and here).
+    // Each downloaded update must carry our code signature (the publisher: windowsPublisher, above).
     verifyUpdateCodeSignature: true,
-    signtoolOptions: { publisherName: [PUBLISHER_NAME] },
   },
   nsis: {
     oneClick: false,

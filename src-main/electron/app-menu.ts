@@ -1,6 +1,6 @@
 import { app, BrowserWindow, dialog, Menu, shell, type MenuItemConstructorOptions } from 'electron';
-import { en, type Messages } from '../../src-shared/i18n/en';
-import { zhCN } from '../../src-shared/i18n/zh-CN';
+import type { TFunction } from 'i18next';
+import { translatorIn } from '../../src-shared/i18n/translator';
 import type { Language } from '../../src-shared/settings';
 import { logCaught, logFolder } from '../services/log/studio-log';
 import { PRODUCT_NAME } from './product';
@@ -16,30 +16,25 @@ export interface AppMenuOptions {
   noUpdateFeed?: boolean;
 }
 
-function messagesOf(language: Language): Messages['menu'] {
-  return (language === 'zh-CN' ? zhCN : en).menu;
-}
-
 /** About: the native panel on macOS, a small dialog elsewhere. */
 function showAbout(language: Language, noUpdateFeed = false): void {
-  const messages = language === 'zh-CN' ? zhCN : en;
-  const m = messages.menu;
-  const detail = aboutDetail(m, noUpdateFeed);
+  const t = translatorIn(language);
+  const detail = aboutDetail(t, noUpdateFeed);
   const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   // The name as the studio writes it in this language (app.getName() is the package's name).
   const options = {
     type: 'info' as const,
-    title: m.about,
-    message: messages.app.title,
+    title: t('menu.about'),
+    message: t('app.title'),
     detail,
-    buttons: [m.ok],
+    buttons: [t('menu.ok')],
   };
   void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
 }
 
-function aboutDetail(m: Messages['menu'], noUpdateFeed: boolean): string {
-  const detail = m.aboutDetail.replace('{{version}}', app.getVersion());
-  return noUpdateFeed ? `${detail}\n${m.aboutNoFeed}` : detail;
+function aboutDetail(t: TFunction, noUpdateFeed: boolean): string {
+  const detail = t('menu.aboutDetail', { version: app.getVersion() });
+  return noUpdateFeed ? `${detail}\n${t('menu.aboutNoFeed')}` : detail;
 }
 
 function openLogFolder(): void {
@@ -56,14 +51,14 @@ function openLogFolder(): void {
  * their behaviour and accelerators whatever the label says).
  */
 export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOptions[] {
-  const m = messagesOf(options.language);
+  const t = translatorIn(options.language);
   const mac = options.mac ?? process.platform === 'darwin';
   const about: MenuItemConstructorOptions = mac
-    ? { role: 'about', label: m.about }
-    : { id: 'about', label: m.about, click: () => showAbout(options.language, options.noUpdateFeed) };
+    ? { role: 'about', label: t('menu.about') }
+    : { id: 'about', label: t('menu.about'), click: () => showAbout(options.language, options.noUpdateFeed) };
   const checkForUpdates: MenuItemConstructorOptions = {
     id: 'check-for-updates',
-    label: m.checkForUpdates,
+    label: t('menu.checkForUpdates'),
     click: () => options.checkForUpdates?.(),
   };
   const template: MenuItemConstructorOptions[] = [];
@@ -74,63 +69,66 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
         about,
         checkForUpdates,
         { type: 'separator' },
-        { role: 'services', label: m.services },
+        { role: 'services', label: t('menu.services') },
         { type: 'separator' },
-        { role: 'hide', label: m.hide },
-        { role: 'hideOthers', label: m.hideOthers },
-        { role: 'unhide', label: m.unhide },
+        { role: 'hide', label: t('menu.hide') },
+        { role: 'hideOthers', label: t('menu.hideOthers') },
+        { role: 'unhide', label: t('menu.unhide') },
         { type: 'separator' },
-        { role: 'quit', label: m.quit },
+        { role: 'quit', label: t('menu.quit') },
       ],
     });
   }
   template.push(
-    { label: m.file, submenu: [mac ? { role: 'close', label: m.close } : { role: 'quit', label: m.quit }] },
     {
-      label: m.edit,
+      label: t('menu.file'),
+      submenu: [mac ? { role: 'close', label: t('menu.close') } : { role: 'quit', label: t('menu.quit') }],
+    },
+    {
+      label: t('menu.edit'),
       submenu: [
-        { role: 'undo', label: m.undo },
-        { role: 'redo', label: m.redo },
+        { role: 'undo', label: t('menu.undo') },
+        { role: 'redo', label: t('menu.redo') },
         { type: 'separator' },
-        { role: 'cut', label: m.cut },
-        { role: 'copy', label: m.copy },
-        { role: 'paste', label: m.paste },
-        { role: 'selectAll', label: m.selectAll },
+        { role: 'cut', label: t('menu.cut') },
+        { role: 'copy', label: t('menu.copy') },
+        { role: 'paste', label: t('menu.paste') },
+        { role: 'selectAll', label: t('menu.selectAll') },
       ],
     },
     {
-      label: m.view,
+      label: t('menu.view'),
       submenu: [
-        { role: 'reload', label: m.reload },
-        ...(options.dev ? [{ role: 'toggleDevTools', label: m.toggleDevTools } as const] : []),
+        { role: 'reload', label: t('menu.reload') },
+        ...(options.dev ? [{ role: 'toggleDevTools', label: t('menu.toggleDevTools') } as const] : []),
         { type: 'separator' },
-        { role: 'resetZoom', label: m.resetZoom },
-        { role: 'zoomIn', label: m.zoomIn },
-        { role: 'zoomOut', label: m.zoomOut },
+        { role: 'resetZoom', label: t('menu.resetZoom') },
+        { role: 'zoomIn', label: t('menu.zoomIn') },
+        { role: 'zoomOut', label: t('menu.zoomOut') },
         { type: 'separator' },
-        { role: 'togglefullscreen', label: m.fullScreen },
+        { role: 'togglefullscreen', label: t('menu.fullScreen') },
       ],
     },
     {
-      label: m.window,
+      label: t('menu.window'),
       role: 'windowMenu',
       submenu: mac
         ? [
-            { role: 'minimize', label: m.minimize },
-            { role: 'zoom', label: m.zoom },
+            { role: 'minimize', label: t('menu.minimize') },
+            { role: 'zoom', label: t('menu.zoom') },
             { type: 'separator' },
-            { role: 'front', label: m.front },
+            { role: 'front', label: t('menu.front') },
           ]
         : [
-            { role: 'minimize', label: m.minimize },
-            { role: 'close', label: m.close },
+            { role: 'minimize', label: t('menu.minimize') },
+            { role: 'close', label: t('menu.close') },
           ],
     },
     {
-      label: m.help,
+      label: t('menu.help'),
       role: 'help',
       submenu: [
-        { id: 'open-log-folder', label: m.openLogFolder, click: openLogFolder },
+        { id: 'open-log-folder', label: t('menu.openLogFolder'), click: openLogFolder },
         ...(mac ? [] : [{ type: 'separator' } as const, checkForUpdates, about]),
       ],
     },
@@ -140,12 +138,12 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
 
 /** Sets the menu bar (and the macOS About panel) for a language; called again when it changes. */
 export function applyAppMenu(options: AppMenuOptions): void {
-  const m = messagesOf(options.language);
+  const t = translatorIn(options.language);
   if ((options.mac ?? process.platform === 'darwin') && typeof app.setAboutPanelOptions === 'function') {
     app.setAboutPanelOptions({
       applicationName: PRODUCT_NAME,
       applicationVersion: app.getVersion(),
-      credits: aboutDetail(m, options.noUpdateFeed ?? false),
+      credits: aboutDetail(t, options.noUpdateFeed ?? false),
     });
   }
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(options)));

@@ -1,10 +1,10 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { en } from '../../src-shared/i18n/en';
-import { zhCN } from '../../src-shared/i18n/zh-CN';
+import { translatorIn } from '../../src-shared/i18n/translator';
 import type { Language } from '../../src-shared/settings';
-import type { UpdateAvailability, UpdateStatus } from '../../src-shared/updates';
+import { menuCheckText } from '../../src-shared/update-text';
+import type { UpdateAvailability } from '../../src-shared/updates';
 import { logCaught, logInfo } from '../services/log/studio-log';
 import { LazyUpdaterEngine } from '../services/updates/lazy-updater-engine';
 import { updateAvailability } from '../services/updates/update-availability';
@@ -68,37 +68,19 @@ async function loadAppUpdater(): Promise<UpdaterEngine> {
   return new AppUpdaterEngine(autoUpdater);
 }
 
-function messagesOf(language: Language) {
-  return language === 'zh-CN' ? zhCN : en;
-}
-
-function fill(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
-}
-
-/** What a check asked for from the menu found, when the banner will not show it. */
-function checkOutcome(status: UpdateStatus, language: Language): string | undefined {
-  const m = messagesOf(language).updates;
-  if (status.phase === 'downloading' || status.phase === 'ready') return undefined;
-  const { kind, detail = '' } = status.availability;
-  if (kind === 'no-feed') return m.noFeed;
-  if (kind === 'package-manager') return fill(m.packageManager, { command: detail });
-  if (kind === 'unwritable') return fill(m.unwritable, { path: detail });
-  if (status.preferences.mode === 'off') return m.off;
-  if (status.phase === 'error') return fill(m.failed, { error: status.error ?? '' });
-  if (status.lastCheck?.outcome === 'skipped')
-    return fill(m.skipped, { version: status.skippedVersion ?? '' });
-  return fill(m.upToDate, { version: status.currentVersion });
-}
-
 /** "Check for Updates…" in the menu: a check now; a found update shows in the window's banner. */
 export async function checkFromMenu(updates: UpdateService, language: () => Language): Promise<void> {
   const status = await updates.check();
-  const said = checkOutcome(status, language());
+  const t = translatorIn(language());
+  const said = menuCheckText(t, status);
   if (!said) return;
-  const m = messagesOf(language());
   const win = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
-  const options = { type: 'info' as const, title: m.updates.title, message: said, buttons: [m.menu.ok] };
+  const options = {
+    type: 'info' as const,
+    title: t('updates.title'),
+    message: said,
+    buttons: [t('menu.ok')],
+  };
   await (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
 }
 
@@ -111,14 +93,14 @@ export function askBeforeQuitDuringDownload(updates: UpdateService, language: ()
   app.on('before-quit', (event) => {
     if (confirmed || !updates.downloading()) return;
     event.preventDefault();
-    const m = messagesOf(language()).menu;
+    const t = translatorIn(language());
     const version = updates.status().offer?.version ?? '';
     const options = {
       type: 'question' as const,
-      title: m.quitDuringUpdate,
-      message: m.quitDuringUpdate,
-      detail: fill(m.quitDuringUpdateDetail, { version }),
-      buttons: [m.keepRunning, m.quitAnyway],
+      title: t('menu.quitDuringUpdate'),
+      message: t('menu.quitDuringUpdate'),
+      detail: t('menu.quitDuringUpdateDetail', { version }),
+      buttons: [t('menu.keepRunning'), t('menu.quitAnyway')],
       defaultId: 0,
       cancelId: 0,
     };

@@ -1,13 +1,8 @@
 import { Notification } from 'electron';
 import type { BatchView } from '../../src-shared/batch-view';
-import { en } from '../../src-shared/i18n/en';
 import { isMessageName } from '../../src-shared/i18n/message-keys';
-import { zhCN } from '../../src-shared/i18n/zh-CN';
+import { translatorIn } from '../../src-shared/i18n/translator';
 import type { StudioServices } from '../services/studio-services';
-
-function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ''));
-}
 
 /**
  * A desktop notification when a batch finishes, with its counts; a click opens the batch (`open`
@@ -20,13 +15,13 @@ export function notifyFinishedBatches(services: StudioServices, open: (batchId: 
     const settings = services.settings.get();
     if (!settings.notifications) return;
     const batch = payload as BatchView;
-    const messages = settings.language === 'zh-CN' ? zhCN : en;
+    const t = translatorIn(settings.language);
     const notification = new Notification({
-      title: fill(messages.notifications.title, {
+      title: t('notifications.title', {
         name: batch.taskName,
-        status: isMessageName('status', batch.status) ? messages.status[batch.status] : batch.status,
+        status: isMessageName('status', batch.status) ? t(`status.${batch.status}`) : batch.status,
       }),
-      body: fill(messages.notifications.body, {
+      body: t('notifications.body', {
         success: batch.successCount,
         failed: batch.failCount,
         total: batch.itemCount,

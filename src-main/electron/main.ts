@@ -10,8 +10,8 @@ import { FileSecretStore } from '../services/secrets/secret-store';
 import { makeDirSync } from '../services/library/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import type { StudioServices } from '../services/studio-services';
-import { en } from '../../src-shared/i18n/en';
-import { zhCN } from '../../src-shared/i18n/zh-CN';
+import { translatorIn } from '../../src-shared/i18n/translator';
+import type { Language } from '../../src-shared/settings';
 import { applyAppMenu } from './app-menu';
 import { askBeforeQuitDuringDownload, checkFromMenu, desktopUpdates } from './app-updates';
 import { APP_ID, PRODUCT_NAME } from './product';
@@ -160,13 +160,15 @@ async function start(): Promise<void> {
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
       pickSavePath: async (defaultName) => {
-        const m = (services?.settings.get().language === 'zh-CN' ? zhCN : en).menu;
+        const t = translatorIn(services?.settings.get().language ?? 'en');
         const pdf = defaultName.endsWith('.pdf');
         const options = {
-          title: pdf ? m.savePdf : m.saveZip,
+          title: pdf ? t('menu.savePdf') : t('menu.saveZip'),
           defaultPath: join(app.getPath('downloads'), defaultName),
           filters: [
-            pdf ? { name: m.pdfFiles, extensions: ['pdf'] } : { name: m.zipFiles, extensions: ['zip'] },
+            pdf
+              ? { name: t('menu.pdfFiles'), extensions: ['pdf'] }
+              : { name: t('menu.zipFiles'), extensions: ['zip'] },
           ],
         };
         const result = mainWindow
@@ -219,11 +221,9 @@ async function start(): Promise<void> {
 }
 
 /** The language to explain a failed start in: the saved setting when it could be read, else the system's. */
-function startupMessages() {
+function startupLanguage(): Language {
   const saved = (store?.get('settings') as { language?: unknown } | undefined)?.language;
-  const language =
-    saved === 'zh-CN' || saved === 'en' ? saved : /^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en';
-  return (language === 'zh-CN' ? zhCN : en).menu;
+  return saved === 'zh-CN' || saved === 'en' ? saved : /^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en';
 }
 
 /**
@@ -233,18 +233,19 @@ function startupMessages() {
  */
 function startFailed(err: unknown): void {
   logCaught('desktop start', err);
-  let m: ReturnType<typeof startupMessages> = en.menu;
+  let language: Language = 'en';
   try {
-    m = startupMessages();
+    language = startupLanguage();
   } catch (readErr) {
     logCaught('desktop start: language of the message', readErr);
   }
+  const t = translatorIn(language);
   const dataDir = app.getPath('userData');
   const body =
     (err as { code?: unknown } | undefined)?.code === 'STUDIO_ALREADY_RUNNING'
-      ? m.alreadyRunning.replace('{{folder}}', dataDir)
-      : m.startFailedBody.replace('{{folder}}', logFolder() ?? join(dataDir, 'logs'));
-  dialog.showErrorBox(m.startFailed, body);
+      ? t('menu.alreadyRunning', { folder: dataDir })
+      : t('menu.startFailedBody', { folder: logFolder() ?? join(dataDir, 'logs') });
+  dialog.showErrorBox(t('menu.startFailed'), body);
   app.quit();
 }
 

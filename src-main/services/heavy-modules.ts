@@ -1,5 +1,3 @@
-import type { countTokens as CountTokens } from 'gpt-tokenizer/encoding/cl100k_base';
-
 /**
  * Libraries that each take 40-230 ms to load (bench/start.bench.ts measures them), loaded where
  * first used rather than when the studio starts: none of them is needed for the first screen.
@@ -19,19 +17,11 @@ export const loadPdfKit = once(async () => (await import('pdfkit')).default);
 /** read-excel-file: prompts imported from .xlsx. */
 export const loadSheetReader = once(async () => (await import('read-excel-file/node')).readSheet);
 
-let tokenizer: { countTokens: typeof CountTokens } | undefined;
-
 /**
- * The tokenizer (cl100k, as the gateway counts), its tables 230 ms to load: loaded before the first
- * count by the callers that count (their calls are async), and bundled as a chunk of its own, so
- * the packaged app carries the one encoding it uses.
+ * The tokenizer's count (cl100k, as the gateway counts), its tables 230 ms to load: loaded by the
+ * row check that counts (kb-rows.ts), at its first call, and bundled as a chunk of its own, so the
+ * packaged app carries the one encoding it uses.
  */
-export const loadTokenizer = once(async () => {
-  tokenizer = await import('gpt-tokenizer/encoding/cl100k_base');
-});
-
-/** Tokens of a text; the tokenizer must have been loaded (loadTokenizer). */
-export function countTokens(text: string): number {
-  if (!tokenizer) throw new Error('countTokens before loadTokenizer');
-  return tokenizer.countTokens(text);
-}
+export const loadTokenizer = once(
+  async () => (await import('gpt-tokenizer/encoding/cl100k_base')).countTokens,
+);

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import i18next from 'i18next';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   batchDisplayState,
@@ -11,8 +10,7 @@ import {
 } from '../../src-shared/batch-display-state';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { en } from '../../src-shared/i18n/en';
-import { zhCN } from '../../src-shared/i18n/zh-CN';
+import { translatorIn } from '../../src-shared/i18n/translator';
 import { DOWNLOAD_RETRY_CAP } from '../services/batches/download-scheduler';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
 
@@ -136,17 +134,12 @@ const events: { event: string; payload: any }[] = [];
 services.events.subscribe((event, payload) => events.push({ event, payload }));
 
 /** A failed download's label as the card and the detail show it (BatchState.tsx), in one language. */
-async function labelIn(language: 'en' | 'zh-CN', b: BatchView): Promise<string> {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    lng: language,
-    resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
-    interpolation: { escapeValue: false },
-  });
+function labelIn(language: 'en' | 'zh-CN', b: BatchView): string {
+  const t = translatorIn(language);
   const state = batchDisplayState(b);
   if (state.kind !== 'download-failed') return state.kind;
   const message = failedDownloadMessage(state);
-  return 'values' in message ? i18n.t(message.key, message.values) : i18n.t(message.key);
+  return 'values' in message ? t(message.key, message.values) : t(message.key);
 }
 
 describe('Download now on a batch already in the library', () => {
@@ -258,8 +251,8 @@ describe('a failed download', () => {
         (b) => b.download.state === 'failed' && b.download.nextRetryAt === undefined,
       );
       expect(given.download.attempts).toBeGreaterThanOrEqual(DOWNLOAD_RETRY_CAP);
-      expect(await labelIn('en', given)).toBe('Download failed. Press Download now to try again.');
-      expect(await labelIn('zh-CN', given)).toMatch(/立即下载/);
+      expect(labelIn('en', given)).toBe('Download failed. Press Download now to try again.');
+      expect(labelIn('zh-CN', given)).toMatch(/立即下载/);
       // Before the cap, every failure came with the time of its retry, shown as a clock time.
       const retried = events
         .slice(mark)
@@ -271,8 +264,8 @@ describe('a failed download', () => {
         );
       expect(retried).toBeDefined();
       expect(batchDisplayState(retried!.payload)).toMatchObject({ kind: 'download-failed' });
-      expect(await labelIn('en', retried!.payload)).toMatch(/^Download failed; retrying at \d{1,2}:\d{2}/);
-      expect(await labelIn('zh-CN', retried!.payload)).toMatch(/将于 \d{1,2}:\d{2} 自动重试/);
+      expect(labelIn('en', retried!.payload)).toMatch(/^Download failed; retrying at \d{1,2}:\d{2}/);
+      expect(labelIn('zh-CN', retried!.payload)).toMatch(/将于 \d{1,2}:\d{2} 自动重试/);
     } finally {
       services.sandbox.faults.set('');
     }

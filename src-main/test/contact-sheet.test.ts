@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { contactSheetLabels } from '../services/contact-sheet/contact-sheet-labels';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, submitAndDownload } from './studio-fixture';
 
@@ -79,5 +80,16 @@ describe('contact sheets', () => {
     const { items } = await call(services, 'library.query', {});
     const out = await call(services, 'library.exportContactSheet', { ids: [items[0].id], options: {} });
     expect(out).toMatchObject({ canceled: true, path: null, images: 0 });
+  });
+
+  it("names the sheet's batches in the header: the one by name, several by their count, in each language", () => {
+    const en = contactSheetLabels('en');
+    expect(en.batches(['Teapots'])).toBe('Batch: Teapots');
+    expect(en.batches(['Teapots', 'Foxes'])).toBe('2 batches');
+    expect(en.page(2, 5)).toBe('Page 2 of 5');
+    const zh = contactSheetLabels('zh-CN');
+    expect(zh.batches(['茶壶'])).toBe('批次：茶壶');
+    expect(zh.batches(['茶壶', '狐狸', '猫'])).toBe('3 个批次');
+    expect(zh.page(1, 3)).toBe('第 1 页，共 3 页');
   });
 });

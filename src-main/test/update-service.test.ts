@@ -15,6 +15,8 @@ class ScriptedEngine implements UpdaterEngine {
   /** A download that ends when the test says so. */
   private finishDownload?: () => void;
   holdDownloads = false;
+  /** The percents the download reports, in order. */
+  progress = [40];
 
   configure(preferences: UpdatePreferences): void {
     this.configured.push(preferences);
@@ -26,7 +28,7 @@ class ScriptedEngine implements UpdaterEngine {
   }
 
   download(onProgress: (percent: number) => void): Promise<void> {
-    onProgress(40);
+    for (const percent of this.progress) onProgress(percent);
     if (!this.holdDownloads) return Promise.resolve();
     return new Promise((resolve) => (this.finishDownload = resolve));
   }
@@ -168,6 +170,37 @@ describe('an update found', () => {
     await vi.advanceTimersByTimeAsync(CHECK_EVERY_MS * 3);
     expect(engine.checks).toBe(1);
     expect(engine.installs).toBe(0);
+  });
+
+  it("shows the download's progress in whole percents, each once, read from nothing but the download", async () => {
+    /** A check that finds v2 and downloads it with these reports: what it published, and its reads of the work. */
+    async function downloadReporting(progress: number[]) {
+      engine.found = v2;
+      engine.progress = progress;
+      published = [];
+      let workReads = 0;
+      const updates = new UpdateService({
+        currentVersion: '1.0.0',
+        availability: { kind: 'ready' },
+        engine,
+        store: memoryStore(),
+        work: () => ((workReads += 1), { ...work }),
+        publish: (s) => published.push(s),
+        random: () => RANDOM,
+      });
+      await updates.check();
+      updates.stop();
+      const percents = published.filter((s) => s.phase === 'downloading').map((s) => s.offer?.percent);
+      return { percents, last: published.at(-1), workReads };
+    }
+    const few = await downloadReporting([0.2, 0.4, 1.1, 1.3, 1.6, 2.2, 40]);
+    expect(few.percents).toEqual([0, 1, 2, 40]);
+    expect(few.last).toMatchObject({ phase: 'ready', offer: { version: '2.0.0', percent: 100 } });
+    // A thousand reports read every profile's batches no more often than one did.
+    const one = await downloadReporting([40]);
+    const many = await downloadReporting(Array.from({ length: 1000 }, (_, i) => i / 10));
+    expect(many.percents).toEqual(Array.from({ length: 101 }, (_, i) => i));
+    expect(many.workReads).toBe(one.workReads);
   });
 
   it('makes a quit during its download ask first', async () => {

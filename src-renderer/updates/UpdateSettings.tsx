@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { updateChannelSchema, updateModeSchema, type UpdateMode } from '../../src-shared/updates';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { availabilityText, lastCheckText } from './update-text';
+import { availabilityText, lastCheckText } from '../../src-shared/update-text';
 import './updates.css';
 
 const MODE_LABELS = {

@@ -1,6 +1,6 @@
-import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en';
+import { translatorIn } from '../i18n/translator';
 import { zhCN } from '../i18n/zh-CN';
 
 type Tree = { [key: string]: string | Tree };
@@ -139,21 +139,16 @@ describe('the plural check itself', () => {
 });
 
 describe('two numbers in one English line', () => {
-  it('each number picks its own noun form', async () => {
-    const i18n = i18next.createInstance();
-    await i18n.init({
-      resources: { en: { translation: en } },
-      lng: 'en',
-      interpolation: { escapeValue: false },
-    });
-    expect(i18n.t('run.totalLine', { batches: 1, images: 1, estimate: '$1.00' })).toBe(
+  it('each number picks its own noun form', () => {
+    const t = translatorIn('en');
+    expect(t('run.totalLine', { batches: 1, images: 1, estimate: '$1.00' })).toBe(
       'Run total: 1 batch · 1 image · $1.00',
     );
-    expect(i18n.t('run.totalLine', { batches: 2, images: 1234, estimate: '$1.00' })).toBe(
+    expect(t('run.totalLine', { batches: 2, images: 1234, estimate: '$1.00' })).toBe(
       'Run total: 2 batches · 1,234 images · $1.00',
     );
-    expect(i18n.t('kb.uploadLine', { sent: 0, count: 1, inserted: 0 })).toBe('0 / 1 chunk · 0 inserted');
-    expect(i18n.t('sheet.exported', { count: 1, pages: 1, path: 'a.pdf' })).toBe(
+    expect(t('kb.uploadLine', { sent: 0, count: 1, inserted: 0 })).toBe('0 / 1 chunk · 0 inserted');
+    expect(t('sheet.exported', { count: 1, pages: 1, path: 'a.pdf' })).toBe(
       'Contact sheet of 1 image (1 page): a.pdf',
     );
   });

@@ -1,26 +1,15 @@
-import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { en, type Messages } from '../i18n/en';
 import { isMessageKey, isMessageName } from '../i18n/message-keys';
+import { translatorIn } from '../i18n/translator';
 import { zhCN } from '../i18n/zh-CN';
 
 // The typecheck is half of this file: every `@ts-expect-error` below must stay an error, or
 // `npm run typecheck` fails. So a misspelled key, or a language missing or adding a key, cannot
 // type-check anywhere.
-async function translator(lng: 'en' | 'zh-CN') {
-  const i18n = i18next.createInstance();
-  await i18n.init({
-    resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
-    lng,
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-  });
-  return i18n.t;
-}
-
 describe('translation keys', () => {
   it('a real key translates; a misspelled one does not type-check', async () => {
-    const t = await translator('en');
+    const t = translatorIn('en');
     expect(t('menu.about')).toBe('About Batch Image Studio');
     expect(t('library.problems', { count: 2 })).toBe(en.library.problems_other.replace('{{count}}', '2'));
     // @ts-expect-error: "abuot" is no key of en.ts; i18next would show the key itself.
@@ -30,7 +19,7 @@ describe('translation keys', () => {
   });
 
   it('every language has exactly the English keys', async () => {
-    const t = await translator('zh-CN');
+    const t = translatorIn('zh-CN');
     expect(t('menu.about')).toBe(zhCN.menu.about);
     // @ts-expect-error: a language missing a key is not Messages.
     const missing: Messages['app'] = { title: '批量图像工作室' };
@@ -40,7 +29,7 @@ describe('translation keys', () => {
   });
 
   it('a key built at run time is a key only once its value is known to name a message', async () => {
-    const t = await translator('en');
+    const t = translatorIn('en');
     const status: string = 'processing_results';
     // @ts-expect-error: any string could follow "status.", so this is not known to be a key.
     expect(t(`status.${status}`)).toBe('Processing results');

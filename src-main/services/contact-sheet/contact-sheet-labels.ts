@@ -1,24 +1,20 @@
-import { en } from '../../../src-shared/i18n/en';
-import { zhCN } from '../../../src-shared/i18n/zh-CN';
+import { translatorIn } from '../../../src-shared/i18n/translator';
 import type { Language } from '../../../src-shared/settings';
 import type { ContactSheetLabels } from './contact-sheet';
 
-const fill = (text: string, values: Record<string, string | number>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key] ?? ''));
-
 /** The sheet's words and dates in the studio's language: a client in Shanghai reads Chinese. */
 export function contactSheetLabels(language: Language): ContactSheetLabels & { defaultTitle: string } {
-  const m = (language === 'zh-CN' ? zhCN : en).contactSheet;
+  const t = translatorIn(language);
   const dates = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric' });
   return {
-    defaultTitle: m.defaultTitle,
-    picked: m.picked,
-    rejected: m.rejected,
+    defaultTitle: t('contactSheet.defaultTitle'),
+    picked: t('contactSheet.picked'),
+    rejected: t('contactSheet.rejected'),
     batches: (names) =>
       names.length === 1
-        ? fill(m.batch, { name: names[0]! })
-        : fill(names.length === 1 ? m.batches_one : m.batches_other, { count: names.length }),
-    page: (page, pages) => fill(m.page, { page, pages }),
+        ? t('contactSheet.batch', { name: names[0]! })
+        : t('contactSheet.batches', { count: names.length }),
+    page: (page, pages) => t('contactSheet.page', { page, pages }),
     date: (seconds) => dates.format(new Date(seconds * 1000)),
   };
 }

@@ -1,7 +1,6 @@
 import type { KbPushes } from '../kb/kb-pushes';
 import type { KbSearches } from '../kb/kb-searches';
 import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from '../kb/kb-rows';
-import { loadTokenizer } from '../heavy-modules';
 import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
 import { appIdFor, kbIdFor } from '../kb/kb-targets';
 import type { LibraryCatalog } from '../library/library-catalog';
@@ -20,12 +19,8 @@ export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDep
   return {
     'kb.readCsv': ({ text }) => readKbCsv(text),
     'kb.template': () => KB_CSV_TEMPLATE,
-    'kb.check': async ({ rows, mode }) => {
-      await loadTokenizer();
-      return checkRows(rows, mode);
-    },
-    'kb.push': async ({ rows, mode, prompt, kbId, chunkSize }) => {
-      await loadTokenizer();
+    'kb.check': ({ rows, mode }) => checkRows(rows, mode),
+    'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) => {
       const profile = profiles.active();
       return pushes.start({
         profileId: profile.id,
@@ -40,7 +35,6 @@ export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDep
     'kb.resume': ({ id }) => pushes.resume(id, profiles.active().id),
     'kb.pushFromLibrary': async ({ ids, kbId }) => {
       const rows = (await Promise.all(ids.map((id) => library.detail(id)))).map(kbRowOfImage);
-      await loadTokenizer();
       const profile = profiles.active();
       return pushes.start({
         profileId: profile.id,

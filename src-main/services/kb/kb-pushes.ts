@@ -94,15 +94,15 @@ export class KbPushes {
       .map((p) => this.view(p, profileId));
   }
 
-  start(input: {
+  async start(input: {
     profileId: string;
     kbId: string;
     mode: KbMode;
     prompt?: string;
     rows: KbRow[];
     chunkSize: number;
-  }): KbPush {
-    const valid = checkRows(input.rows, input.mode).filter((r) => !r.over && !r.duplicate);
+  }): Promise<KbPush> {
+    const valid = (await checkRows(input.rows, input.mode)).filter((r) => !r.over && !r.duplicate);
     if (valid.length === 0)
       throw new StudioError({
         code: 'STUDIO_NOTHING_TO_PUSH',

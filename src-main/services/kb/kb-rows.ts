@@ -1,4 +1,4 @@
-import { countTokens } from '../heavy-modules';
+import { loadTokenizer } from '../heavy-modules';
 import Papa from 'papaparse';
 import type { KbCheckedRow, KbMode, KbRow } from '../../../src-shared/kb-view';
 import { StudioError } from '../../../src-shared/studio-error';
@@ -9,10 +9,12 @@ export const KB_LIMITS: Record<KbMode, number> = { index: 3000, qa: 3300 };
 export const KB_CSV_TEMPLATE =
   '\uFEFFquestion,answer\r\n"What is our house watercolor style?","Soft edges, muted palette, visible paper grain."\r\n';
 
+type CountTokens = (text: string) => number;
+
 const key = (r: KbRow) => `${r.q.trim().replace(/\s+/g, ' ')}\u0000${r.a.trim().replace(/\s+/g, ' ')}`;
 
 /** Cuts text into parts under the limit, at paragraph, then sentence, then hard boundaries. */
-export function splitToFit(text: string, limit: number): string[] {
+export function splitToFit(text: string, limit: number, countTokens: CountTokens): string[] {
   const parts: string[] = [];
   let current = '';
   // Each piece keeps the space after it, so the parts read as the text did.
@@ -45,15 +47,20 @@ function overLimit(
   qTokens: number,
   aTokens: number,
   limit: number,
+  countTokens: CountTokens,
 ): Pick<KbCheckedRow, 'problem' | 'split'> {
   if (qTokens > limit / 2 && aTokens > limit / 2) return { problem: 'both' };
-  if (qTokens >= aTokens)
-    return { problem: 'question', split: splitToFit(q, limit - aTokens).map((part) => ({ q: part, a })) };
-  return { problem: 'answer', split: splitToFit(a, limit - qTokens).map((part) => ({ q, a: part })) };
+  if (qTokens >= aTokens) {
+    const split = splitToFit(q, limit - aTokens, countTokens).map((part) => ({ q: part, a }));
+    return { problem: 'question', split };
+  }
+  const split = splitToFit(a, limit - qTokens, countTokens).map((part) => ({ q, a: part }));
+  return { problem: 'answer', split };
 }
 
 /** Checks rows before upload: tokens against the mode's limit, with a split for those over it, and repeats. */
-export function checkRows(rows: KbRow[], mode: KbMode): KbCheckedRow[] {
+export async function checkRows(rows: KbRow[], mode: KbMode): Promise<KbCheckedRow[]> {
+  const countTokens = await loadTokenizer();
   const limit = KB_LIMITS[mode];
   const seen = new Set<string>();
   return rows.map((row) => {
@@ -70,7 +77,7 @@ export function checkRows(rows: KbRow[], mode: KbMode): KbCheckedRow[] {
       q === ''
         ? { problem: 'empty' as const }
         : tokens > limit
-          ? overLimit(q, a, qTokens, aTokens, limit)
+          ? overLimit(q, a, qTokens, aTokens, limit, countTokens)
           : {};
     return { q, a, tokens, limit, over: fit.problem !== undefined, duplicate, ...fit };
   });

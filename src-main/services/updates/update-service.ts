@@ -55,6 +55,8 @@ export class UpdateService {
   private failures = 0;
   private lastWork?: string;
   private installing = false;
+  /** What was published last: a download's progress republishes it with a new percent. */
+  private published?: UpdateStatus;
 
   constructor(private deps: UpdateServiceDeps) {}
 
@@ -104,8 +106,26 @@ export class UpdateService {
     this.state = { ...this.state, ...patch };
     const status = this.status();
     this.lastWork = JSON.stringify(status.waitingFor);
+    this.published = status;
     this.deps.publish(status);
     return status;
+  }
+
+  /**
+   * A download's progress, which electron-updater reports about once a second: the banner shows
+   * whole percents, so only a new one is published, and as the last status with that percent.
+   * Rebuilding it would read the stored preferences and every profile's batches for each tick,
+   * though nothing else in it moves by itself meanwhile: preferences, Later and Skip publish
+   * through changed(), and the running work matters only to a waiting restart, which needs the
+   * download done.
+   */
+  private progressed(percent: number): void {
+    const offer = this.state.offer;
+    const whole = Math.round(percent);
+    if (!offer || !this.published || offer.percent === whole) return;
+    this.state = { ...this.state, offer: { ...offer, percent: whole } };
+    this.published = { ...this.published, offer: this.state.offer };
+    this.deps.publish(this.published);
   }
 
   /** Starts the schedule the preferences ask for: a first check about 30 s from now, unless off or manual. */
@@ -166,9 +186,7 @@ export class UpdateService {
           dismissed: fresh ? false : this.state.dismissed,
           lastCheck: { at: this.now, outcome: 'found' },
         });
-        await engine.download((percent) => {
-          if (this.state.offer) this.changed({ offer: { ...this.state.offer, percent } });
-        });
+        await engine.download((percent) => this.progressed(percent));
         this.failures = 0;
         // Skipped while it downloaded: the file stays in the updater's cache, nothing is offered.
         if (this.state.offer?.version === found.version) {

@@ -1,5 +1,8 @@
 import type { TFunction } from 'i18next';
-import type { UpdateStatus, WorkInProgress } from '../../src-shared/updates';
+import type { UpdateStatus, WorkInProgress } from './updates';
+
+// Updates in words, one wording for every place that says them: Settings and the banner in the
+// window, the dialog after the menu's "Check for Updates…" in the desktop app.
 
 /**
  * Why this copy checks nothing or installs nothing, in words; undefined when it updates itself.
@@ -45,4 +48,18 @@ export function lastCheckText(t: TFunction, status: UpdateStatus): string | unde
     default:
       return undefined;
   }
+}
+
+/**
+ * What a check asked for from the menu found, for the dialog that answers it; undefined when an
+ * update was found, since the banner then shows it. Always says something else: the person asked.
+ */
+export function menuCheckText(t: TFunction, status: UpdateStatus): string | undefined {
+  if (status.phase === 'downloading' || status.phase === 'ready') return undefined;
+  const cannot = availabilityText(t, status);
+  if (cannot) return cannot;
+  if (status.preferences.mode === 'off') return t('updates.off');
+  // Even without a message (Settings then says nothing), a failed check is not "up to date".
+  if (status.phase === 'error') return t('updates.failed', { error: status.error ?? '' });
+  return lastCheckText(t, status) ?? t('updates.upToDate', { version: status.currentVersion });
 }
