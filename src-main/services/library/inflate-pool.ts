@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { createInflateRaw } from 'node:zlib';
 import { refuse, unreadable } from './zip-refusal';
 
-/** Entries inflated at once: one per core of a small laptop, on libuv's thread pool. */
-const PARALLEL = 2;
+/**
+ * Entries inflated at once, on libuv's thread pool: two on a small laptop, three where there are
+ * cores to spare. Not more: the pool has four threads, and the files' writes and fsyncs need one.
+ */
+const PARALLEL = Math.min(3, Math.max(2, availableParallelism() - 1));
 /** The largest buffer a lane keeps between entries; a larger entry's output comes in pieces. */
 const KEEP_MAX = 64 * 1024 * 1024;
 
