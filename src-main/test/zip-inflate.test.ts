@@ -7,7 +7,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { Lane, inflateWhole } from '../services/library/inflate-pool';
+import { Lane, inflatePieces } from '../services/library/inflate-pool';
 import { extractBatchZip } from './zip-on-disk';
 import { call, startServices, waitUntil } from './studio-fixture';
 
@@ -130,14 +130,26 @@ describe('inflating into buffers kept between entries', () => {
     const lane = new Lane();
     const image = randomBytes(1024 * 1024);
     const out = lane.output(image.length + 1);
-    const got = await inflateWhole(deflateRawSync(image), image.length, 'a.png', out);
-    expect(got.equals(image)).toBe(true);
-    // No buffer of its own: the next entries allocate nothing.
-    expect(got.buffer).toBe(out.buffer);
+    const pieces: Buffer[] = [];
+    for await (const piece of inflatePieces(deflateRawSync(image), image.length, 'a.png', out)) {
+      // A step at a time, and no buffer of its own: the next entries allocate nothing.
+      expect(piece.buffer).toBe(out.buffer);
+      pieces.push(Buffer.from(piece));
+    }
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Buffer.concat(pieces).equals(image)).toBe(true);
     expect(lane.output(1000)).toBe(out);
 
+    const drain = async (pieces: AsyncIterable<Buffer>) => {
+      for await (const piece of pieces) expect(piece.length).toBeGreaterThan(0);
+    };
     const bomb = deflateRawSync(Buffer.alloc(2 * 1024 * 1024));
-    await expect(inflateWhole(bomb, 100, 'b.png', lane.output(101))).rejects.toThrow(/announced/);
+    await expect(drain(inflatePieces(bomb, 100, 'b.png', lane.output(101)))).rejects.toThrow(/announced/);
+    // Bytes after the deflate stream, within the size the header gave: not the entry it claims.
+    const padded = Buffer.concat([deflateRawSync(image), randomBytes(300 * 1024)]);
+    await expect(drain(inflatePieces(padded, image.length, 'c.png', out))).rejects.toThrow(
+      /c\.png ends after \d+ of its \d+ compressed bytes/,
+    );
   });
 
   it('extracts many deflated images of mixed sizes through the reused buffers, each byte for byte', async () => {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createInflateRaw } from 'node:zlib';
+import { StudioError } from '../../../src-shared/studio-error';
 import { refuse, unreadable } from './zip-refusal';
 
 /**
@@ -21,9 +22,9 @@ export class Lane {
   private inBuf = Buffer.alloc(0);
   private outBuf = Buffer.alloc(0);
 
-  /** A buffer of at least `n` bytes for the compressed data (or none, where `n` is too large to keep). */
-  input(n: number): Buffer | undefined {
-    if (n > KEEP_MAX) return undefined;
+  /** A buffer of at least `n` bytes for the compressed data, or an empty one where `n` is too large to keep. */
+  input(n: number): Buffer {
+    if (n > KEEP_MAX) return Buffer.alloc(0);
     if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(n);
     return this.inBuf;
   }
@@ -97,41 +98,52 @@ interface ZlibOutput {
   _chunkSize?: unknown;
 }
 
+/** Compressed bytes inflated per step on the pool: its output is still in cache when it is checked and written. */
+const STEP = 256 * 1024;
+
 /**
- * One entry inflated whole on the thread pool, into `out` (the lane's buffer) where it fits: the
- * answer is a view of it, good until the lane is reused. More output than announced is refused,
- * as a bomb or a liar.
+ * One entry inflated on the thread pool into `out` (the lane's buffer) where it fits, a step at a
+ * time: each piece is a view of `out`, good until the lane is reused, handed on while the next
+ * step inflates. More output than announced is refused, as a bomb or a liar; so is input left
+ * after the deflate stream ends.
  *
  * Node has no public way to inflate into a caller's buffer, so the stream is handed `out` as its
  * output buffer. Where a Node release keeps it elsewhere, the stream still inflates, only into
  * buffers of its own, as before.
  */
-export function inflateWhole(compressed: Buffer, size: number, name: string, out: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const inflate = createInflateRaw({ chunkSize: 64 });
-    const internals = inflate as unknown as ZlibOutput;
-    if (
-      Buffer.isBuffer(internals._outBuffer) &&
-      typeof internals._outOffset === 'number' &&
-      typeof internals._chunkSize === 'number'
-    ) {
-      internals._outBuffer = out;
-      internals._outOffset = 0;
-      internals._chunkSize = out.length;
-    }
-    const parts: Buffer[] = [];
-    let got = 0;
-    inflate.on('data', (piece: Buffer) => {
+export async function* inflatePieces(
+  compressed: Buffer,
+  size: number,
+  name: string,
+  out: Buffer,
+): AsyncGenerator<Buffer> {
+  const inflate = createInflateRaw({ chunkSize: 64 });
+  const internals = inflate as unknown as ZlibOutput;
+  if (
+    Buffer.isBuffer(internals._outBuffer) &&
+    typeof internals._outOffset === 'number' &&
+    typeof internals._chunkSize === 'number'
+  ) {
+    internals._outBuffer = out;
+    internals._outOffset = 0;
+    internals._chunkSize = out.length;
+  }
+  // Views, not copies: the stream takes them a step at a time as its output is read.
+  for (let at = 0; at < compressed.length; at += STEP) inflate.write(compressed.subarray(at, at + STEP));
+  inflate.end();
+  let got = 0;
+  try {
+    for await (const piece of inflate as AsyncIterable<Buffer>) {
       got += piece.length;
-      if (got > size) {
-        inflate.destroy();
-        reject(refuse(`${name} unpacks past the ${size} bytes announced`));
-      } else parts.push(piece);
-    });
-    inflate.on('end', () => resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, got)));
-    inflate.on('error', (err) =>
-      reject(unreadable('inflate', err, `the file "${name}" inside it is damaged (it does not unpack)`)),
-    );
-    inflate.end(compressed);
-  });
+      if (got > size) throw refuse(`${name} unpacks past the ${size} bytes announced`);
+      yield piece;
+    }
+  } catch (err) {
+    if (err instanceof StudioError) throw err;
+    throw unreadable('inflate', err, `the file "${name}" inside it is damaged (it does not unpack)`);
+  } finally {
+    inflate.destroy();
+  }
+  if (inflate.bytesWritten !== compressed.length)
+    throw refuse(`${name} ends after ${inflate.bytesWritten} of its ${compressed.length} compressed bytes`);
 }

@@ -72,13 +72,26 @@ export class ByteSource {
     return false;
   }
 
-  /**
-   * Exactly `n` bytes; a stream that ends first is cut. Bytes that span chunks are joined into
-   * `into` where it is given and large enough (a buffer the caller reuses), else a new one.
-   */
-  async read(n: number, into?: Buffer): Promise<Buffer> {
+  /** Exactly `n` bytes; a stream that ends first is cut. */
+  async read(n: number): Promise<Buffer> {
     while (this.queued < n) if (!(await this.pull())) throw new StreamCut(this.offset + this.queued);
-    return this.take(n, into);
+    return this.take(n);
+  }
+
+  /**
+   * Exactly `n` bytes into `into` (a buffer the caller reuses), copied as each chunk comes; a
+   * stream that ends first is cut. Chunks held until all `n` bytes had come (megabytes of them)
+   * would outlive the young generation's collections, and only full collections free those.
+   */
+  async readInto(n: number, into: Buffer): Promise<Buffer> {
+    if (into.length < n) return this.read(n);
+    for (let at = 0; at < n;) {
+      while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
+      const piece = this.take(Math.min(n - at, this.queue[0]!.length));
+      piece.copy(into, at);
+      at += piece.length;
+    }
+    return into.subarray(0, n);
   }
 
   /** Up to `n` bytes without taking them (fewer only where the stream ends). */
@@ -113,7 +126,7 @@ export class ByteSource {
     this.offset -= bytes.length;
   }
 
-  private take(n: number, into?: Buffer): Buffer {
+  private take(n: number): Buffer {
     if (n === 0) return Buffer.alloc(0);
     this.offset += n;
     this.queued -= n;
@@ -123,7 +136,7 @@ export class ByteSource {
       return first.subarray(0, n);
     }
     if (first.length === n) return this.queue.shift()!;
-    const out = into && into.length >= n ? into.subarray(0, n) : Buffer.allocUnsafe(n);
+    const out = Buffer.allocUnsafe(n);
     let at = 0;
     while (at < n) {
       const head = this.queue[0]!;

@@ -5,7 +5,7 @@ import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from './file-names';
-import { inflateWhole, InflatePool } from './inflate-pool';
+import { inflatePieces, InflatePool } from './inflate-pool';
 import { discard, sinkFor, type PartFile } from './zip-entry-sink';
 import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
@@ -131,14 +131,24 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
             count(entry.size);
             const size = entry.size;
             await inflating.run(
-              (lane) => src.read(entry.compressedSize!, lane.input(entry.compressedSize!)),
+              (lane) => src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!)),
               async (compressed, lane) => {
-                const data = await inflateWhole(compressed, size, entry.fileName, lane.output(size + 1));
-                const read = { crc: crc32(data), compressed: compressed.length, size: data.length };
-                checkRead(entry, read, limits);
                 let file: PartFile | undefined;
                 try {
-                  file = await sink.write(data, undefined);
+                  let crc = 0;
+                  let bytes = 0;
+                  for await (const piece of inflatePieces(
+                    compressed,
+                    size,
+                    entry.fileName,
+                    lane.output(size + 1),
+                  )) {
+                    crc = crc32(piece, crc);
+                    bytes += piece.length;
+                    file = await sink.write(piece, file);
+                  }
+                  const read = { crc, compressed: compressed.length, size: bytes };
+                  checkRead(entry, read, limits);
                   const done = (await sink.finish(file))!;
                   file = undefined;
                   await keep(entry.fileName, done, read.size);
