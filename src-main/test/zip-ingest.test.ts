@@ -45,7 +45,10 @@ async function ingest(zip: Buffer, expectedSuccessCount?: number) {
 
 async function expectRefused(zip: Buffer, reason: RegExp, expectedSuccessCount?: number) {
   const { run, dir, target } = await ingest(zip, expectedSuccessCount);
-  await expect(run).rejects.toMatchObject({ code: 'STUDIO_ZIP_REJECTED', message: reason });
+  await expect(run).rejects.toMatchObject({
+    code: 'STUDIO_ZIP_REJECTED',
+    message: expect.stringMatching(reason),
+  });
   // Nothing is ever written outside the target folder.
   expect(readdirSync(dir).sort()).toEqual(['in.zip', 'out']);
   return target;
@@ -160,7 +163,7 @@ describe('batch ZIP verification', () => {
       'images/a.png': png,
       'manifest.json': manifest([{ custom_id: 'a', filename: 'images/a.png' }]),
     });
-    await expectRefused(good.subarray(0, Math.floor(good.length * 0.7)), /cannot be read|truncated/);
+    await expectRefused(good.subarray(0, Math.floor(good.length * 0.7)), /cut short/);
     const corrupt = Buffer.from(good);
     const at = 30 + 'images/a.png'.length + 40;
     corrupt[at] = corrupt[at]! ^ 0xff;

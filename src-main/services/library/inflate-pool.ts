@@ -29,6 +29,18 @@ export class Lane {
     return this.inBuf;
   }
 
+  /**
+   * The compressed data's buffer with room for at least `n` bytes, its first `kept` bytes kept:
+   * for an entry whose size only a data descriptor after it tells, gathered as it comes.
+   */
+  grow(n: number, kept: number): Buffer {
+    if (this.inBuf.length >= n) return this.inBuf;
+    const next = Buffer.allocUnsafe(Math.max(n, 2 * this.inBuf.length));
+    this.inBuf.copy(next, 0, 0, kept);
+    this.inBuf = next;
+    return next;
+  }
+
   /** A buffer for the output: `n` bytes, at most the largest kept. */
   output(n: number): Buffer {
     const want = Math.min(Math.max(n, 64 * 1024), KEEP_MAX);

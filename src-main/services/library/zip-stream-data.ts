@@ -232,6 +232,81 @@ function descriptorLength(buf: Buffer, at: number, signed: boolean, read: DataRe
   return undefined;
 }
 
+/** A deflated entry gathered up to its data descriptor, and what the descriptor says of it. */
+export interface Gathered {
+  compressed: Buffer;
+  crc: number;
+  size: number;
+}
+
+/**
+ * A deflated entry whose sizes only its data descriptor tells (bit 3), as Go's archive/zip and
+ * other streaming writers emit, gathered whole (into `room`, a buffer kept between entries) so
+ * that it can be inflated beside the next ones rather than in order. It ends at the first
+ * descriptor, signed or not, 32- or 64-bit, whose compressed size is the bytes gathered before it
+ * and that the next header follows at once. That is only where the entry seems to end: inflating
+ * it proves it, as its deflate stream must end exactly there and its CRC and size be the
+ * descriptor's (or the archive is refused). A false end needs 12 bytes of compressed data to
+ * mimic a descriptor that counts its own offset, then a header's signature: no archive meets one.
+ */
+export async function deflatedUntilDescriptor(
+  src: ByteSource,
+  name: string,
+  maxCompressed: number,
+  room: (n: number, kept: number) => Buffer,
+): Promise<Gathered> {
+  // What a candidate reads past its start: a signed 64-bit descriptor, then the next signature.
+  const AHEAD = 28;
+  let buf = room(STREAM_CHUNK, 0);
+  let at = 0;
+  let searched = 0;
+  for (;;) {
+    const next = await src.chunk(STREAM_CHUNK);
+    if (at + next.length > buf.length) buf = room(at + next.length, at);
+    next.copy(buf, at);
+    at += next.length;
+    const found = findEnd(buf.subarray(0, at), searched, at - AHEAD);
+    if (found) {
+      // What came after the descriptor goes back to the source, copied: `buf` is reused.
+      src.unread(Buffer.from(buf.subarray(found.at + found.length, at)));
+      return { compressed: buf.subarray(0, found.at), crc: found.crc, size: found.size };
+    }
+    // Every place up to here is ruled out as its end: it is already larger than it may be.
+    if (at - AHEAD > maxCompressed) throw refuse(`${name} is larger than ${maxCompressed} bytes`);
+    searched = Math.max(searched, at - AHEAD + 1);
+  }
+}
+
+/**
+ * The first descriptor in `buf` starting between `from` and `to` that counts its own offset as its
+ * compressed size, with the next header right after it. `buf` holds only bytes that came.
+ */
+function findEnd(
+  buf: Buffer,
+  from: number,
+  to: number,
+): { at: number; length: number; crc: number; size: number } | undefined {
+  const headerAt = (end: number) => [SIG_LOCAL, SIG_CENTRAL].includes(buf.readUInt32LE(end));
+  const candidates: { at: number; signed: boolean }[] = [];
+  // A candidate starts at a descriptor's signature, or 12 or 20 bytes before a header's.
+  for (let i = buf.indexOf('PK', Math.max(0, from)); i >= 0 && i <= to + 20; i = buf.indexOf('PK', i + 1)) {
+    const sig = buf.readUInt32LE(i);
+    if (sig === SIG_DESCRIPTOR && i <= to) candidates.push({ at: i, signed: true });
+    else if (sig === SIG_LOCAL || sig === SIG_CENTRAL)
+      for (const back of [12, 20])
+        if (i - back >= from && i - back <= to) candidates.push({ at: i - back, signed: false });
+  }
+  candidates.sort((a, b) => a.at - b.at);
+  for (const { at, signed } of candidates) {
+    const f = at + (signed ? 4 : 0);
+    if (buf.readUInt32LE(f + 4) === at && headerAt(f + 12))
+      return { at, length: f + 12 - at, crc: buf.readUInt32LE(f), size: buf.readUInt32LE(f + 8) };
+    if (buf.readBigUInt64LE(f + 4) === BigInt(at) && headerAt(f + 20))
+      return { at, length: f + 20 - at, crc: buf.readUInt32LE(f), size: Number(buf.readBigUInt64LE(f + 12)) };
+  }
+  return undefined;
+}
+
 /**
  * The data descriptor after a deflated entry with bit 3: its CRC and sizes must be what was just
  * read. Both forms (with and without the signature) and both widths are tried; the one that

@@ -5,13 +5,14 @@ import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from './file-names';
-import { inflatePieces, InflatePool } from './inflate-pool';
-import { discard, sinkFor, type PartFile } from './zip-entry-sink';
+import { inflatePieces, InflatePool, type Lane } from './inflate-pool';
+import { discard, sinkFor, type PartFile, type Sink } from './zip-entry-sink';
 import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
 import type { IngestedImage, IngestedZip } from './zip-ingest';
 import { refuse, unreadable } from './zip-refusal';
 import {
+  deflatedUntilDescriptor,
   inflatedData,
   readDescriptor,
   storedData,
@@ -95,6 +96,33 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
     verified.push({ entryName, path: done.path, mime: done.mime, bytes });
     options.onProgress?.(src.offset, verified.length);
   };
+  /** An image inflated on the pool a step at a time, each piece checked and written as it comes. */
+  const inflateBeside = async (known: Streamed, compressed: Buffer, lane: Lane, sink: Sink) => {
+    let file: PartFile | undefined;
+    try {
+      let crc = 0;
+      let bytes = 0;
+      for await (const piece of inflatePieces(
+        compressed,
+        known.size,
+        known.fileName,
+        lane.output(known.size + 1),
+      )) {
+        crc = crc32(piece, crc);
+        bytes += piece.length;
+        file = await sink.write(piece, file);
+      }
+      const read = { crc, compressed: compressed.length, size: bytes };
+      if (known.flags & 0x8 && (read.crc >>> 0 !== known.crc >>> 0 || read.size !== known.size))
+        throw refuse(`the data descriptor of ${known.fileName} does not match its data`);
+      checkRead(known, read, limits);
+      const done = (await sink.finish(file))!;
+      file = undefined;
+      await keep(known.fileName, done, read.size);
+    } finally {
+      if (file) await discard(file);
+    }
+  };
   /** An entry read to its end, for the central directory's cross-check. */
   const whole = (entry: LocalEntry, read: DataRead) => {
     streamed.push({ ...entry, crc: read.crc, compressedSize: read.compressed, size: read.size });
@@ -125,40 +153,33 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
           names.add(entry.fileName);
           reading = entry.fileName;
           const sink = sinkFor(entry, options.targetDir, streamed.length, small);
-          if (entry.method === 8 && entry.size !== undefined && sink.kind === 'image') {
-            // Sizes known: read whole, inflated beside the next entries (inflate-pool.ts). The
-            // task checks what it inflated against the header that this records.
-            count(entry.size);
-            const size = entry.size;
+          if (entry.method === 8 && sink.kind === 'image') {
+            // Inflated beside the next entries (inflate-pool.ts): read whole where the header gives
+            // the sizes, else gathered up to its data descriptor. The task checks what it inflated
+            // against the sizes and CRC recorded here.
+            let known: Streamed | undefined;
             await inflating.run(
-              (lane) => src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!)),
-              async (compressed, lane) => {
-                let file: PartFile | undefined;
-                try {
-                  let crc = 0;
-                  let bytes = 0;
-                  for await (const piece of inflatePieces(
-                    compressed,
-                    size,
-                    entry.fileName,
-                    lane.output(size + 1),
-                  )) {
-                    crc = crc32(piece, crc);
-                    bytes += piece.length;
-                    file = await sink.write(piece, file);
-                  }
-                  const read = { crc, compressed: compressed.length, size: bytes };
-                  checkRead(entry, read, limits);
-                  const done = (await sink.finish(file))!;
-                  file = undefined;
-                  await keep(entry.fileName, done, read.size);
-                } finally {
-                  if (file) await discard(file);
+              async (lane) => {
+                if (entry.size !== undefined) {
+                  count(entry.size);
+                  known = entry as Streamed;
+                  return src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!));
                 }
+                const got = await deflatedUntilDescriptor(
+                  src,
+                  entry.fileName,
+                  limits.maxEntryBytes,
+                  (n, kept) => lane.grow(n, kept),
+                );
+                known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
+                checkEntry(known, limits);
+                count(got.size);
+                return got.compressed;
               },
+              (compressed, lane) => inflateBeside(known!, compressed, lane, sink),
             );
             options.onProgress?.(src.offset, verified.length);
-            whole(entry, { crc: entry.crc!, compressed: entry.compressedSize!, size });
+            whole(entry, { crc: known!.crc, compressed: known!.compressedSize, size: known!.size });
             continue;
           }
           const data = entryData(src, entry, limits);
