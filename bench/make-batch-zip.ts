@@ -13,16 +13,16 @@ const SIDE = 1024;
 /**
  * A batch ZIP the size users download: `count` 1K PNGs of about 3 MB each (random pixels, stored
  * with low compression, so about 600 MB for 200), laid out as the sandbox and deployed gateways do:
- * images/, manifest.json, errors.json, images stored (or deflated, with `deflate`). Written as a stream with fflate (local headers
+ * images/, manifest.json, errors.json, images stored (or deflated: `form`). Stored, written as a stream with fflate (local headers
  * with data descriptors, as streaming zip writers such as Go's archive/zip emit), so making it
  * never holds the archive in memory. Cached in bench/.cache.
  */
 export async function largeBatchZip(
   count = 200,
-  deflate = false,
+  form: 'stored' | 'deflated' | 'deflated-descriptors' = 'stored',
 ): Promise<{ file: string; successCount: number }> {
   const dir = join(import.meta.dirname, '.cache');
-  const file = join(dir, `batch-${count}-1k-noise${deflate ? '-deflated' : ''}.zip`);
+  const file = join(dir, `batch-${count}-1k-noise${form === 'stored' ? '' : `-${form}`}.zip`);
   if (existsSync(file)) return { file, successCount: count };
   mkdirSync(dir, { recursive: true });
   const partial = `${file}.partial`;
@@ -33,7 +33,7 @@ export async function largeBatchZip(
     if (err) failure = err;
     else out.write(chunk);
   };
-  const known = deflate ? new KnownSizeZip(out) : undefined;
+  const known = form === 'stored' ? undefined : new DeflatedZip(out, form === 'deflated-descriptors');
   const add = async (name: string, data: Uint8Array) => {
     if (known) {
       known.add(name, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
@@ -77,15 +77,19 @@ export async function largeBatchZip(
 }
 
 /**
- * The deflated archive as general zip tools write it to a file they can seek in: each entry's CRC
- * and sizes in its local header (no data descriptor), images deflated at level 1 (they gain nothing;
- * the reader must inflate every byte all the same).
+ * The deflated archive, images deflated at level 1 (they gain nothing; the reader must inflate
+ * every byte all the same). As general zip tools write it to a file they can seek in: each entry's
+ * CRC and sizes in its local header. Or, with `descriptors`, as Go's archive/zip writes one to a
+ * stream: the local header without them (bit 3), and a signed data descriptor after the data.
  */
-class KnownSizeZip {
+class DeflatedZip {
   private offset = 0;
   private central: Buffer[] = [];
 
-  constructor(private out: WriteStream) {}
+  constructor(
+    private out: WriteStream,
+    private descriptors: boolean,
+  ) {}
 
   add(name: string, data: Buffer): void {
     const deflate = name.startsWith('images/');
@@ -94,22 +98,31 @@ class KnownSizeZip {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(this.descriptors ? 0x8 : 0, 6);
     local.writeUInt16LE(deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    // CRC and sizes: in the local header, or (with descriptors) only after the data.
+    const sizes = Buffer.alloc(12);
+    sizes.writeUInt32LE(crc32(data), 0);
+    sizes.writeUInt32LE(body.length, 4);
+    sizes.writeUInt32LE(data.length, 8);
+    if (!this.descriptors) sizes.copy(local, 14);
     local.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    local.copy(central, 10, 8, 26);
+    local.copy(central, 8, 6, 26);
+    sizes.copy(central, 16);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(this.offset, 42);
     this.central.push(central, nameBytes);
     this.out.write(Buffer.concat([local, nameBytes]));
     this.out.write(body);
-    this.offset += 30 + nameBytes.length + body.length;
+    const descriptor = this.descriptors
+      ? Buffer.concat([Buffer.from('PK\x07\x08', 'latin1'), sizes])
+      : undefined;
+    if (descriptor) this.out.write(descriptor);
+    this.offset += 30 + nameBytes.length + body.length + (descriptor?.length ?? 0);
   }
 
   end(): void {
