@@ -8,6 +8,7 @@ describe('browser mode starts its services once the page is in', () => {
   it('waits for the page files being sent, and a moment after the last, before a call starts them', () => {
     const start = vi.fn();
     const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000 });
+    gate.arm();
     const html = gate.sending();
     html();
     const script = gate.sending();
@@ -29,6 +30,7 @@ describe('browser mode starts its services once the page is in', () => {
   it('starts them for a call with no page, and once only', () => {
     const start = vi.fn();
     const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000 });
+    gate.arm();
     gate.wanted();
     vi.advanceTimersByTime(30);
     expect(start).toHaveBeenCalledTimes(1);
@@ -41,6 +43,7 @@ describe('browser mode starts its services once the page is in', () => {
   it('starts them with nobody asking, once no file is being sent', () => {
     const start = vi.fn();
     const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    gate.arm();
     const slow = gate.sending();
     vi.advanceTimersByTime(1500);
     expect(start).not.toHaveBeenCalled();
@@ -52,6 +55,7 @@ describe('browser mode starts its services once the page is in', () => {
   it('starts them at the latest a few seconds on, whatever a slow client is still reading', () => {
     const start = vi.fn();
     const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    gate.arm();
     const stuck = gate.sending();
     gate.wanted();
     vi.advanceTimersByTime(2999);
@@ -60,6 +64,19 @@ describe('browser mode starts its services once the page is in', () => {
     expect(start).toHaveBeenCalledTimes(1);
     stuck();
     vi.advanceTimersByTime(5000);
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts them on no timer before the host listens, and from then on its own clock', () => {
+    const start = vi.fn();
+    const gate = servicesGate(start, { quietMs: 30, fallbackMs: 1000, latestMs: 3000 });
+    // A host slow to listen (or failing to) leaves nothing loading behind it.
+    vi.advanceTimersByTime(5000);
+    expect(start).not.toHaveBeenCalled();
+    gate.arm();
+    vi.advanceTimersByTime(1029);
+    expect(start).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
     expect(start).toHaveBeenCalledTimes(1);
   });
 });

@@ -44,10 +44,9 @@ export async function startBrowserMode(
   const services = new Promise<void>((resolveBegin) => (begin = resolveBegin))
     .then(() => import('./browser-services'))
     .then((m) => m.createBrowserServices(dataDir, options.sandboxTimeScale));
-  let listening = false;
-  let wanted = false;
-  // Started by the gate only once the host listens (its fallback timer runs from here).
-  const gate = servicesGate(() => (listening ? begin() : (wanted = true)));
+  // Armed once the host listens: its timers run from then, and a host that does not start leaves
+  // no services loading with nothing to close them.
+  const gate = servicesGate(() => begin());
   // A host that does not start throws here, with nothing to close: the services begin only once it listens.
   const host = await startWebHost({
     services,
@@ -57,8 +56,7 @@ export async function startBrowserMode(
     gate,
   });
   onAddress?.(host.url);
-  listening = true;
-  if (wanted) begin();
+  gate.arm();
   try {
     return { host, services: await services };
   } catch (err) {

@@ -6,6 +6,11 @@ export interface ServicesGate {
   wanted(): void;
 }
 
+/** The gate as its owner holds it: armed once the host listens, so no timer starts the services before. */
+export interface ArmableGate extends ServicesGate {
+  arm(): void;
+}
+
 /** After the page's last file, a moment for the files its scripts ask for next (a screen's chunk). */
 const QUIET_MS = 30;
 /** With no page and no call, the services start anyway: downloads and syncs run without a window. */
@@ -19,7 +24,8 @@ const LATEST_MS = 3000;
  * the host listened, they held back the page's own files, and its first screen waited 300 ms for
  * its HTML. So they start once the page is in: at the first call that needs them (the page's
  * scripts are running by then), when none of its files is still being sent, or FALLBACK_MS after
- * the host listened when nobody asks; LATEST_MS after it in any case.
+ * the host listened (`arm`) when nobody asks; LATEST_MS after it in any case. Before `arm`, only a
+ * request can start them, and none comes before the host listens.
  */
 export function servicesGate(
   start: () => void,
@@ -28,11 +34,13 @@ export function servicesGate(
     fallbackMs = FALLBACK_MS,
     latestMs = LATEST_MS,
   }: { quietMs?: number; fallbackMs?: number; latestMs?: number } = {},
-): ServicesGate {
+): ArmableGate {
   let started = false;
   let wanted = false;
   let sending = 0;
   let quiet: ReturnType<typeof setTimeout> | undefined;
+  let fallback: ReturnType<typeof setTimeout> | undefined;
+  let latest: ReturnType<typeof setTimeout> | undefined;
   const go = (whatever = false) => {
     if (started || (sending > 0 && !whatever)) return;
     started = true;
@@ -45,12 +53,15 @@ export function servicesGate(
     clearTimeout(quiet);
     if (!started && wanted && sending === 0) quiet = setTimeout(() => go(), quietMs);
   };
-  const fallback = setTimeout(() => {
-    wanted = true;
-    consider();
-  }, fallbackMs);
-  const latest = setTimeout(() => go(true), latestMs);
   return {
+    arm() {
+      if (started || latest) return;
+      fallback = setTimeout(() => {
+        wanted = true;
+        consider();
+      }, fallbackMs);
+      latest = setTimeout(() => go(true), latestMs);
+    },
     sending() {
       sending++;
       clearTimeout(quiet);
