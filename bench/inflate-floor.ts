@@ -1,5 +1,5 @@
 // The CPU floor of a deflated archive on this machine: zlib alone inflating every entry of it, from
-// memory to memory, on every core at once (one inflate per core on libuv's pool),
+// memory to memory, on every core at once (one inflate per core, up to libuv's four pool threads),
 // with no network, no CRC, no disk. Nothing that extracts the archive can finish sooner, so where
 // this alone takes longer than a target, the target cannot be met here. Run in its own process by
 // bench/ingest.bench.ts; prints one JSON line.

@@ -35,6 +35,8 @@ interface Entry {
   /** Lies, each on one side only. */
   localName?: string;
   descriptorCrc?: number;
+  descriptorCompressed?: number;
+  descriptorSize?: number;
   centralCrc?: number;
   unlisted?: boolean;
 }
@@ -68,12 +70,14 @@ function zipOf(entries: Entry[], options: { phantom?: boolean; trailing?: Buffer
       const wide = e.descriptor.endsWith('64');
       const d = Buffer.alloc(wide ? 20 : 12);
       d.writeUInt32LE((e.descriptorCrc ?? crc) >>> 0, 0);
+      const compressed = e.descriptorCompressed ?? body.length;
+      const size = e.descriptorSize ?? e.data.length;
       if (wide) {
-        d.writeBigUInt64LE(BigInt(body.length), 4);
-        d.writeBigUInt64LE(BigInt(e.data.length), 12);
+        d.writeBigUInt64LE(BigInt(compressed), 4);
+        d.writeBigUInt64LE(BigInt(size), 12);
       } else {
-        d.writeUInt32LE(body.length, 4);
-        d.writeUInt32LE(e.data.length, 8);
+        d.writeUInt32LE(compressed, 4);
+        d.writeUInt32LE(size, 8);
       }
       push(e.descriptor.startsWith('signed') ? Buffer.concat([Buffer.from('PK\x07\x08'), d]) : d);
     }
@@ -210,6 +214,25 @@ describe('a batch ZIP read as it streams', () => {
       [
         'a lying descriptor',
         zipOf([a, { ...b, deflate: true, descriptor: 'signed32', descriptorCrc: 7 }, manifestOf(['a', 'b'])]),
+        /descriptor of images\/b.png/,
+      ],
+      [
+        'a descriptor lying about the size',
+        zipOf([
+          a,
+          { ...b, deflate: true, descriptor: 'unsigned64', descriptorSize: 29_000 },
+          manifestOf(['a', 'b']),
+        ]),
+        /descriptor of images\/b.png|unpacks past/,
+      ],
+      [
+        // No place then looks like its end: it is read as it streams, and its inflate stream ends it.
+        'a descriptor lying about the compressed size',
+        zipOf([
+          a,
+          { ...b, deflate: true, descriptor: 'signed32', descriptorCompressed: 5 },
+          manifestOf(['a', 'b']),
+        ]),
         /descriptor of images\/b.png/,
       ],
       ['the same name twice', zipOf([a, a, manifestOf(['a'])]), /appears twice/],

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createInflateRaw } from 'node:zlib';
 import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 import { refuse, unreadable } from './zip-refusal';
 
 /**
@@ -22,9 +23,8 @@ export class Lane {
   private inBuf = Buffer.alloc(0);
   private outBuf = Buffer.alloc(0);
 
-  /** A buffer of at least `n` bytes for the compressed data, or an empty one where `n` is too large to keep. */
+  /** A buffer of at least `n` bytes for the compressed data. */
   input(n: number): Buffer {
-    if (n > KEEP_MAX) return Buffer.alloc(0);
     if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(n);
     return this.inBuf;
   }
@@ -35,10 +35,18 @@ export class Lane {
    */
   grow(n: number, kept: number): Buffer {
     if (this.inBuf.length >= n) return this.inBuf;
-    const next = Buffer.allocUnsafe(Math.max(n, 2 * this.inBuf.length));
+    // Doubling, to copy the gathered bytes a few times only; by at most 8 MB past the need.
+    const next = Buffer.allocUnsafe(Math.max(n, Math.min(2 * this.inBuf.length, n + 8 * 1024 * 1024)));
     this.inBuf.copy(next, 0, 0, kept);
     this.inBuf = next;
     return next;
+  }
+
+  /** Lets go of a buffer larger than those kept between entries (a rare very large image's). */
+  trim(): this {
+    if (this.inBuf.length > KEEP_MAX) this.inBuf = Buffer.alloc(0);
+    if (this.outBuf.length > KEEP_MAX) this.outBuf = Buffer.alloc(0);
+    return this;
   }
 
   /** A buffer for the output: `n` bytes, at most the largest kept. */
@@ -50,10 +58,10 @@ export class Lane {
 }
 
 /**
- * Deflated entries whose sizes the local header gives are inflated side by side, each in one call
- * on the thread pool, while the stream goes on to the next entry: inflate is the slow part of a
- * deflated archive, and one core alone would be its limit. (An entry with a data descriptor ends
- * only where its inflate stream does, so it is inflated in order, as it streams.)
+ * Deflated images are inflated side by side on the thread pool while the stream goes on to the
+ * next entries: inflate is the slow part of a deflated archive, and one core alone would be its
+ * limit. Each is read whole first: by the size its local header gives, or up to its data
+ * descriptor (zip-descriptors.ts).
  */
 export class InflatePool {
   private running = new Set<Promise<void>>();
@@ -62,29 +70,34 @@ export class InflatePool {
 
   /**
    * Waits for a free lane; `read` fills it from the stream, in the stream's order; then `task`
-   * runs beside the next entries. The lane's buffers are reused once the task has finished with
-   * them. A task's failure is thrown by a later call.
+   * runs beside the next entries, and the lane's buffers are reused once it has finished with
+   * them. Answers false, with no task, where `read` found nothing to hand on. A task's failure is
+   * thrown by a later call.
    */
-  async run<T>(read: (lane: Lane) => Promise<T>, task: (got: T, lane: Lane) => Promise<void>): Promise<void> {
+  async run<T>(
+    read: (lane: Lane) => Promise<T | undefined>,
+    task: (got: T, lane: Lane) => Promise<void>,
+  ): Promise<boolean> {
     while (!this.free.length) await Promise.race(this.running);
     this.check();
     const lane = this.free.pop()!;
-    let got: T;
+    let got: T | undefined;
     try {
       got = await read(lane);
-    } catch (err) {
-      this.free.push(lane);
-      throw err;
+    } finally {
+      if (got === undefined) this.free.push(lane.trim());
     }
+    if (got === undefined) return false;
     const done: Promise<void> = task(got, lane)
       .catch((err: unknown) => {
         this.failure ??= err;
       })
       .finally(() => {
         this.running.delete(done);
-        this.free.push(lane);
+        this.free.push(lane.trim());
       });
     this.running.add(done);
+    return true;
   }
 
   /** Every task finished; the first failure, if any, thrown. */
@@ -110,6 +123,34 @@ interface ZlibOutput {
   _chunkSize?: unknown;
 }
 
+/** Node has no public way to inflate into a caller's buffer: the stream is handed one in its own fields. */
+const intoLane = (inflate: object, out: Buffer): boolean => {
+  const internals = inflate as ZlibOutput;
+  if (
+    !Buffer.isBuffer(internals._outBuffer) ||
+    typeof internals._outOffset !== 'number' ||
+    typeof internals._chunkSize !== 'number'
+  )
+    return false;
+  internals._outBuffer = out;
+  internals._outOffset = 0;
+  internals._chunkSize = out.length;
+  return true;
+};
+
+/**
+ * Whether this Node keeps a zlib stream's output where intoLane hands it a buffer, asked once:
+ * where it does not, streams inflate into buffers of their own, 256 KB at a time (with the 64-byte
+ * buffer a handed one replaces, inflate would crawl).
+ */
+const HANDS_BUFFERS = (() => {
+  const probe = createInflateRaw({ chunkSize: 64 });
+  const handed = intoLane(probe, Buffer.alloc(64));
+  probe.destroy();
+  return handed;
+})();
+if (!HANDS_BUFFERS) logCaught('inflate buffers', new Error("Node's zlib keeps its output elsewhere"));
+
 /** Compressed bytes inflated per step on the pool: its output is still in cache when it is checked and written. */
 const STEP = 256 * 1024;
 
@@ -119,9 +160,8 @@ const STEP = 256 * 1024;
  * step inflates. More output than announced is refused, as a bomb or a liar; so is input left
  * after the deflate stream ends.
  *
- * Node has no public way to inflate into a caller's buffer, so the stream is handed `out` as its
- * output buffer. Where a Node release keeps it elsewhere, the stream still inflates, only into
- * buffers of its own, as before.
+ * Where a Node release keeps a stream's output elsewhere (HANDS_BUFFERS), the pieces are buffers
+ * of the stream's own.
  */
 export async function* inflatePieces(
   compressed: Buffer,
@@ -129,17 +169,8 @@ export async function* inflatePieces(
   name: string,
   out: Buffer,
 ): AsyncGenerator<Buffer> {
-  const inflate = createInflateRaw({ chunkSize: 64 });
-  const internals = inflate as unknown as ZlibOutput;
-  if (
-    Buffer.isBuffer(internals._outBuffer) &&
-    typeof internals._outOffset === 'number' &&
-    typeof internals._chunkSize === 'number'
-  ) {
-    internals._outBuffer = out;
-    internals._outOffset = 0;
-    internals._chunkSize = out.length;
-  }
+  const inflate = createInflateRaw({ chunkSize: HANDS_BUFFERS ? 64 : 256 * 1024 });
+  if (HANDS_BUFFERS) intoLane(inflate, out);
   // Views, not copies: the stream takes them a step at a time as its output is read.
   for (let at = 0; at < compressed.length; at += STEP) inflate.write(compressed.subarray(at, at + STEP));
   inflate.end();

@@ -11,14 +11,8 @@ import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
 import type { IngestedImage, IngestedZip } from './zip-ingest';
 import { refuse, unreadable } from './zip-refusal';
-import {
-  deflatedUntilDescriptor,
-  inflatedData,
-  readDescriptor,
-  storedData,
-  storedUntilDescriptor,
-  type DataRead,
-} from './zip-stream-data';
+import { deflatedUntilDescriptor, readDescriptor } from './zip-descriptors';
+import { inflatedData, storedData, storedUntilDescriptor, type DataRead } from './zip-stream-data';
 import {
   crossCheck,
   readCentralDirectory,
@@ -102,6 +96,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
     try {
       let crc = 0;
       let bytes = 0;
+      // One byte more than announced: output past it shows in the lane's buffer, not a new one.
       for await (const piece of inflatePieces(
         compressed,
         known.size,
@@ -113,8 +108,6 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
         file = await sink.write(piece, file);
       }
       const read = { crc, compressed: compressed.length, size: bytes };
-      if (known.flags & 0x8 && (read.crc >>> 0 !== known.crc >>> 0 || read.size !== known.size))
-        throw refuse(`the data descriptor of ${known.fileName} does not match its data`);
       checkRead(known, read, limits);
       const done = (await sink.finish(file))!;
       file = undefined;
@@ -158,7 +151,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
             // the sizes, else gathered up to its data descriptor. The task checks what it inflated
             // against the sizes and CRC recorded here.
             let known: Streamed | undefined;
-            await inflating.run(
+            const beside = await inflating.run(
               async (lane) => {
                 if (entry.size !== undefined) {
                   count(entry.size);
@@ -171,6 +164,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
                   limits.maxEntryBytes,
                   (n, kept) => lane.grow(n, kept),
                 );
+                if (!got) return undefined;
                 known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
                 checkEntry(known, limits);
                 count(got.size);
@@ -178,9 +172,11 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
               },
               (compressed, lane) => inflateBeside(known!, compressed, lane, sink),
             );
-            options.onProgress?.(src.offset, verified.length);
-            whole(entry, { crc: known!.crc, compressed: known!.compressedSize, size: known!.size });
-            continue;
+            if (beside) {
+              options.onProgress?.(src.offset, verified.length);
+              whole(entry, { crc: known!.crc, compressed: known!.compressedSize, size: known!.size });
+              continue;
+            }
           }
           const data = entryData(src, entry, limits);
           let read: DataRead;
@@ -253,6 +249,10 @@ function entryData(src: ByteSource, entry: LocalEntry, limits: ZipLimits): Async
 /** What was read, against what the local header announced (when it did) and the limits. */
 function checkRead(entry: LocalEntry, read: DataRead, limits: ZipLimits): void {
   const name = entry.fileName;
+  // Sizes and CRC from a data descriptor (bit 3): it is the descriptor that lies.
+  const fromDescriptor = entry.flags & 0x8 && entry.crc !== undefined;
+  if (fromDescriptor && (read.size !== entry.size || read.crc >>> 0 !== entry.crc! >>> 0))
+    throw refuse(`the data descriptor of ${name} does not match its data`);
   if (entry.size !== undefined && read.size !== entry.size)
     throw refuse(`${name} is ${read.size} bytes, not the ${entry.size} announced`);
   if (entry.crc !== undefined && read.crc >>> 0 !== entry.crc >>> 0)
