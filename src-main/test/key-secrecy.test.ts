@@ -1,10 +1,9 @@
 import { strToU8, zipSync } from 'fflate';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchClient } from '../services/gateway/batch-client';
-import { extractBatchZip } from './zip-on-disk';
+import { extractZip } from './zip-on-disk';
 import { redact } from '../services/secrets/secret-store';
 import { call, startServices, waitUntil } from './studio-fixture';
 import { echoedKeyForms as keyForms } from '../../sandbox/key-echo';
@@ -191,15 +190,7 @@ describe('a batch ZIP whose errors.json repeats a key', () => {
         ]),
       ),
     });
-    const dir = mkdtempSync(join(tmpdir(), 'zip-scrub-'));
-    writeFileSync(join(dir, 'in.zip'), zip);
-    mkdirSync(join(dir, 'out'));
-    const result = await extractBatchZip({
-      zipFile: join(dir, 'in.zip'),
-      targetDir: join(dir, 'out'),
-      nameFor: (id, _i, ext) => `${id}.${ext}`,
-      scrub: (text) => client.scrub(text),
-    });
+    const { result } = await extractZip(zip, { scrub: (text) => client.scrub(text) });
     expect(result.errors.map((e) => e.message)).toEqual(['upstream refused key ••••', 'and •••• too']);
   });
 });

@@ -8,7 +8,7 @@ import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { Lane, inflatePieces } from '../services/library/inflate-pool';
-import { extractBatchZip } from './zip-on-disk';
+import { extractBatchZip, extractZip } from './zip-on-disk';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 /** Compression methods of the archive's images, from its central directory. */
@@ -173,18 +173,11 @@ describe('inflating into buffers kept between entries', () => {
       ...entries,
       'manifest.json': strToU8(JSON.stringify({ batch_id: 'b', success_count: files.length, files })),
     });
-    const dir = mkdtempSync(join(tmpdir(), 'zip-lanes-'));
-    writeFileSync(join(dir, 'in.zip'), zip);
-    mkdirSync(join(dir, 'out'));
-    const result = await extractBatchZip({
-      zipFile: join(dir, 'in.zip'),
-      targetDir: join(dir, 'out'),
-      nameFor: (id, _i, ext) => `${id}.${ext}`,
-    });
+    const { result, out } = await extractZip(zip);
     expect(await imageMethods(Buffer.from(zip))).toEqual(sizes.map(() => 8));
     expect(result.images).toHaveLength(sizes.length);
     images.forEach((data, i) =>
-      expect(readFileSync(join(dir, 'out', `i${i}.png`)).equals(data), `i${i}`).toBe(true),
+      expect(readFileSync(join(out, `i${i}.png`)).equals(data), `i${i}`).toBe(true),
     );
   }, 60_000);
 });

@@ -1,4 +1,6 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ZipLimits } from '../services/library/zip-entries';
 import type { IngestedZip } from '../services/library/zip-ingest';
 import { ingestBatchZip } from '../services/library/zip-stream-ingest';
@@ -22,4 +24,21 @@ export function extractBatchZip(options: {
     open: async (from) => createReadStream(zipFile, { start: from, highWaterMark: 256 * 1024 }),
     onProgress: (_bytes, images) => onImage?.(images, options.expectedSuccessCount ?? images),
   });
+}
+
+/** A test's archive, written to a folder of its own and extracted into `out` beside it, each image named by its custom id. */
+export async function extractZip(
+  zip: Uint8Array,
+  options: Partial<Parameters<typeof extractBatchZip>[0]> = {},
+): Promise<{ result: IngestedZip; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'zip-test-'));
+  writeFileSync(join(dir, 'in.zip'), zip);
+  mkdirSync(join(dir, 'out'));
+  const result = await extractBatchZip({
+    zipFile: join(dir, 'in.zip'),
+    targetDir: join(dir, 'out'),
+    nameFor: (id, _i, ext) => `${id}.${ext}`,
+    ...options,
+  });
+  return { result, out: join(dir, 'out') };
 }
