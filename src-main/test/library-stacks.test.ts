@@ -1,39 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LibraryCatalog } from '../services/library/library-catalog';
+import { batchFolder } from './batch-folders';
 
 /** Perceptual hashes: two a bit apart (near-identical), and two far from them and each other. */
 const NEAR_A = '0000000000000000';
 const NEAR_B = '0000000000000001';
 const FAR = 'ffffffffffffffff';
 const FAR_TOO = '00000000ffffffff';
-
-/**
- * A batch folder with its hashes.json, as the studio leaves one once its images are hashed: one
- * image a hash, `run` naming the run the batch was one model of.
- */
-function batchFolder(root: string, name: string, hashes: string[], run?: string): void {
-  const dir = join(root, name);
-  mkdirSync(join(dir, 'images'), { recursive: true });
-  const images = hashes.map((_, i) => {
-    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), 'png');
-    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt: `row ${i + 1}`, rowIndex: i };
-  });
-  const batch = { id: `imgbatch_${name}`, task_name: name, model: name, created_at: 1_790_000_000 };
-  writeFileSync(
-    join(dir, 'batch.json'),
-    JSON.stringify({ batch: { ...batch, metadata: run ? { run_id: run } : null }, images }),
-  );
-  writeFileSync(
-    join(dir, 'hashes.json'),
-    JSON.stringify({
-      format: 'batch-image-studio.hashes/1',
-      images: Object.fromEntries(images.map((image, i) => [image.file, hashes[i]])),
-    }),
-  );
-}
 
 describe('near-duplicate stacks', () => {
   it("group a run's models together and a batch on its own, and list one stack's images", async () => {

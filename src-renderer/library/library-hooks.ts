@@ -86,10 +86,11 @@ export function useLibraryWindows(filter: LibraryFilter, pages: number[]): Map<n
 
 /**
  * Batches, models, boards, problems and the library's count. Asked for once the list's first
- * window is in (`listed`): the overview checks every folder first (110 ms at 5,000 folders), and
- * a list asked for while that check runs waits for it, so asked together the first thumbnails
- * waited for the check too. A folder the check finds changed is announced, and the list is asked
- * again then.
+ * window is in (`listed`): the overview checks every folder first (110 ms at 5,000 folders), on
+ * the thread that also serves the first thumbnails. The list no longer waits for that check (main
+ * answers it from the catalog meanwhile), but asked together the check still held the thumbnails
+ * back: the warm open of a million images took 0.28 s, not 0.15 s. A folder the check finds
+ * changed is announced, and the list is asked again then.
  */
 export function useLibraryOverview(listed: boolean) {
   const studio = useStudio();

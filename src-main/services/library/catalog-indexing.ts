@@ -43,6 +43,8 @@ export class CatalogIndexing {
   private planned: Promise<number> = Promise.resolve(0);
   /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
   private looking = false;
+  /** The sync `synced` began only to look at every folder, which queries do not wait for. */
+  private look?: Promise<boolean>;
   private indexing: { done: number; total: number; imagesAbout?: number } | null = null;
 
   constructor(
@@ -95,7 +97,9 @@ export class CatalogIndexing {
   async settled(): Promise<void> {
     const first = !this.catalog.current;
     const run = first ? this.sync() : this.running;
-    if (run && (await this.planned) <= WAIT_FOR_FOLDERS) await run;
+    // A look that no change asked for (the Library's overview checking every folder) is not
+    // waited for: what it finds is announced, and the lists are asked again then.
+    if (run && run !== this.look && (await this.planned) <= WAIT_FOR_FOLDERS) await run;
   }
 
   /**
@@ -104,7 +108,9 @@ export class CatalogIndexing {
    * new one: it is joined, not followed by a second look at every folder.
    */
   async synced(): Promise<void> {
-    const sync = this.looking && this.running ? this.running : this.sync();
+    const joined = this.looking && this.running;
+    const sync = joined ? this.running! : this.sync();
+    if (!joined && sync === this.running) this.look = sync;
     if ((await this.planned) <= WAIT_FOR_FOLDERS) await sync;
   }
 
