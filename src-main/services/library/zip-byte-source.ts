@@ -1,3 +1,6 @@
+/** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
+export const STREAM_CHUNK = 256 * 1024;
+
 /** The stream ended, or broke, before the archive did: resumable from the last whole entry. */
 export class StreamCut extends Error {
   constructor(

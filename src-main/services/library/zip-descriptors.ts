@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { ByteSource, StreamCut } from './zip-byte-source';
+import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse } from './zip-refusal';
 import type { DataRead } from './zip-stream-data';
 import { SIG_CENTRAL, SIG_LOCAL } from './zip-stream-records';
@@ -93,7 +93,6 @@ export function findDescriptor(
   let crc = crcBefore;
   let crcAt = 0;
   for (const { at, signed } of descriptorStarts(buf, 0, limit)) {
-    if (at < crcAt) continue;
     crc = crc32(buf.subarray(crcAt, at), crc);
     crcAt = at;
     const size = sizeBefore + at;
@@ -146,13 +145,13 @@ export async function deflatedUntilDescriptor(
   room: (n: number, kept: number) => Buffer,
 ): Promise<Gathered | undefined> {
   const most = deflateBound(maxSize);
-  let buf = room(256 * 1024, 0);
+  let buf = room(STREAM_CHUNK, 0);
   let at = 0;
   let searched = 0;
   for (;;) {
     let next: Buffer;
     try {
-      next = await src.chunk(256 * 1024);
+      next = await src.chunk(STREAM_CHUNK);
     } catch (err) {
       if (!(err instanceof StreamCut)) throw err;
       src.unread(Buffer.from(buf.subarray(0, at)));

@@ -1,11 +1,9 @@
 import { createInflateRaw, crc32 } from 'node:zlib';
 import { StudioError } from '../../../src-shared/studio-error';
-import { ByteSource, StreamCut } from './zip-byte-source';
+import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse, unreadable } from './zip-refusal';
 import { findDescriptor, type Found } from './zip-descriptors';
 
-/** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
-export const STREAM_CHUNK = 256 * 1024;
 /**
  * Compressed bytes given to inflate at a time. Its output is stopped past the entry's allowed size
  * as it comes (the data handler), so a bomb holds at most that much, whatever the step.

@@ -150,31 +150,35 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
             // Inflated beside the next entries (inflate-pool.ts): read whole where the header gives
             // the sizes, else gathered up to its data descriptor. The task checks what it inflated
             // against the sizes and CRC recorded here.
-            let known: Streamed | undefined;
             const beside = await inflating.run(
               async (lane) => {
+                let known: Streamed;
+                let compressed: Buffer;
                 if (entry.size !== undefined) {
                   count(entry.size);
                   known = entry as Streamed;
-                  return src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!));
+                  compressed = await src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!));
+                } else {
+                  const got = await deflatedUntilDescriptor(
+                    src,
+                    entry.fileName,
+                    limits.maxEntryBytes,
+                    (n, kept) => lane.grow(n, kept),
+                  );
+                  if (!got) return undefined;
+                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
+                  checkEntry(known, limits);
+                  count(got.size);
+                  compressed = got.compressed;
                 }
-                const got = await deflatedUntilDescriptor(
-                  src,
-                  entry.fileName,
-                  limits.maxEntryBytes,
-                  (n, kept) => lane.grow(n, kept),
-                );
-                if (!got) return undefined;
-                known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
-                checkEntry(known, limits);
-                count(got.size);
-                return got.compressed;
+                // Read to its end: recorded for the cross-check now, in the stream's order.
+                whole(known, { crc: known.crc, compressed: known.compressedSize, size: known.size });
+                return { known, compressed };
               },
-              (compressed, lane) => inflateBeside(known!, compressed, lane, sink),
+              ({ known, compressed }, lane) => inflateBeside(known, compressed, lane, sink),
             );
             if (beside) {
               options.onProgress?.(src.offset, verified.length);
-              whole(entry, { crc: known!.crc, compressed: known!.compressedSize, size: known!.size });
               continue;
             }
           }
