@@ -1,154 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
-import sharp from 'sharp';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ingestBatchZip, type VerifiedImage } from '../services/library/zip-stream-ingest';
-
-// A ZIP written by hand, so every form a streaming reader meets can be made: data descriptors with
-// and without their signature, 32 and 64 bits wide, stored and deflated, and archives that lie.
-
-const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a8' } })
-  .png()
-  .toBuffer();
-
-/** An image whose bytes hold things that look like ZIP records: a stored scan must not stop at them. */
-function trickyImage(size: number): Buffer {
-  const data = randomBytes(size);
-  png.copy(data, 0, 0, 16);
-  for (const at of [size >> 2, size >> 1, (size * 3) >> 2]) {
-    Buffer.from('PK\x07\x08').copy(data, at);
-    Buffer.from('PK\x03\x04').copy(data, at + 40);
-    Buffer.from('PK\x01\x02').copy(data, at + 80);
-  }
-  return data;
-}
-
-interface Entry {
-  name: string;
-  data: Buffer;
-  deflate?: boolean;
-  /** Bit 3: the CRC and sizes come after the data. */
-  descriptor?: 'signed32' | 'unsigned32' | 'signed64' | 'unsigned64';
-  /** Lies, each on one side only. */
-  localName?: string;
-  descriptorCrc?: number;
-  descriptorCompressed?: number;
-  descriptorSize?: number;
-  centralCrc?: number;
-  unlisted?: boolean;
-}
-
-function zipOf(entries: Entry[], options: { phantom?: boolean; trailing?: Buffer } = {}): Buffer {
-  const out: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  const push = (b: Buffer) => {
-    out.push(b);
-    offset += b.length;
-  };
-  for (const e of entries) {
-    const body = e.deflate ? deflateRawSync(e.data) : e.data;
-    const crc = crc32(e.data) >>> 0;
-    const name = Buffer.from(e.localName ?? e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.descriptor ? 0x8 : 0, 6);
-    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    if (!e.descriptor) {
-      local.writeUInt32LE(crc, 14);
-      local.writeUInt32LE(body.length, 18);
-      local.writeUInt32LE(e.data.length, 22);
-    }
-    local.writeUInt16LE(name.length, 26);
-    const at = offset;
-    push(Buffer.concat([local, name, body]));
-    if (e.descriptor) {
-      const wide = e.descriptor.endsWith('64');
-      const d = Buffer.alloc(wide ? 20 : 12);
-      d.writeUInt32LE((e.descriptorCrc ?? crc) >>> 0, 0);
-      const compressed = e.descriptorCompressed ?? body.length;
-      const size = e.descriptorSize ?? e.data.length;
-      if (wide) {
-        d.writeBigUInt64LE(BigInt(compressed), 4);
-        d.writeBigUInt64LE(BigInt(size), 12);
-      } else {
-        d.writeUInt32LE(compressed, 4);
-        d.writeUInt32LE(size, 8);
-      }
-      push(e.descriptor.startsWith('signed') ? Buffer.concat([Buffer.from('PK\x07\x08'), d]) : d);
-    }
-    if (e.unlisted) continue;
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE(20, 4);
-    c.writeUInt16LE(20, 6);
-    c.writeUInt16LE(e.descriptor ? 0x8 : 0, 8);
-    c.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    c.writeUInt32LE((e.centralCrc ?? crc) >>> 0, 16);
-    c.writeUInt32LE(body.length, 20);
-    c.writeUInt32LE(e.data.length, 24);
-    c.writeUInt16LE(Buffer.byteLength(e.name), 28);
-    c.writeUInt32LE(at, 42);
-    central.push(Buffer.concat([c, Buffer.from(e.name)]));
-  }
-  if (options.phantom) {
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE('images/ghost.png'.length, 28);
-    c.writeUInt32LE(offset + 12345, 42);
-    central.push(Buffer.concat([c, Buffer.from('images/ghost.png')]));
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(central.length, 8);
-  end.writeUInt16LE(central.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...out, directory, end, options.trailing ?? Buffer.alloc(0)]);
-}
-
-function manifestOf(names: string[]): Entry {
-  const files = names.map((n) => ({
-    custom_id: n,
-    filename: `images/${n}.png`,
-    mime_type: 'image/png',
-    image_index: 0,
-  }));
-  return {
-    name: 'manifest.json',
-    data: Buffer.from(JSON.stringify({ batch_id: 'b', success_count: names.length, files })),
-  };
-}
-
-/** The archive in pieces of random sizes (a network's), some of one byte. */
-async function* pieces(data: Buffer, from = 0, stopAt = data.length): AsyncGenerator<Buffer> {
-  for (let at = from; at < stopAt;) {
-    const n = Math.random() < 0.2 ? 1 : 1 + Math.floor(Math.random() * 70_000);
-    yield data.subarray(at, Math.min(stopAt, at + n));
-    at += n;
-  }
-}
-
-async function ingest(
-  zip: Buffer,
-  open?: (from: number) => AsyncIterable<Buffer> | undefined,
-  verified?: VerifiedImage[],
-) {
-  const dir = mkdtempSync(join(tmpdir(), 'zip-stream-'));
-  mkdirSync(join(dir, 'images'));
-  const result = ingestBatchZip({
-    open: async (from) => (open ? open(from) : pieces(zip, from)),
-    targetDir: join(dir, 'images'),
-    nameFor: (id, _i, ext) => `${id}.${ext}`,
-    verified,
-  });
-  return { result, dir: join(dir, 'images') };
-}
+import type { VerifiedImage } from '../services/library/zip-stream-ingest';
+import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './zip-by-hand';
 
 describe('a batch ZIP read as it streams', () => {
   it('reads every descriptor form, stored and deflated, byte for byte, in pieces of any size', async () => {
@@ -235,6 +91,19 @@ describe('a batch ZIP read as it streams', () => {
         ]),
         /descriptor of images\/b.png/,
       ],
+      [
+        // Its data starts a byte late, so no descriptor counts its own offset: it is inflated as it
+        // streams, from the middle of its deflate stream, which fails. That failure once left the
+        // ingest waiting forever on a write the inflate never finished.
+        'a deflated entry with a descriptor whose header misplaces its data',
+        (() => {
+          const zip = zipOf([a, { ...b, deflate: true, descriptor: 'signed32' }, manifestOf(['a', 'b'])]);
+          const header = zip.indexOf(Buffer.from('PK\x03\x04'), 1);
+          zip.writeUInt16LE(1, header + 28);
+          return zip;
+        })(),
+        /images\/b.png/,
+      ],
       ['the same name twice', zipOf([a, a, manifestOf(['a'])]), /appears twice/],
       [
         'bytes after the directory',
@@ -292,6 +161,42 @@ describe('a batch ZIP read as it streams', () => {
         true,
       );
       ids.forEach((id, i) => expect(readFileSync(join(dir, `${id}.png`)).equals(data[i]!)).toBe(true));
+    }
+  });
+
+  it('resumes a stream cut at any byte of a data descriptor, of every form', async () => {
+    // Cut short of a 64-bit descriptor, the bytes held can read as a 32-bit one that does not
+    // match: a cut, to be resumed, not a lie to refuse.
+    const data = Buffer.concat([png.subarray(0, 16), randomBytes(40_000)]);
+    for (const descriptor of ['signed32', 'unsigned32', 'signed64', 'unsigned64'] as const)
+      for (const deflate of [false, true]) {
+        const first = { name: 'images/first.png', data, deflate, descriptor };
+        const zip = zipOf([first, { name: 'images/second.png', data: png }, manifestOf(['first', 'second'])]);
+        const start = 30 + first.name.length + (deflate ? deflateRawSync(data) : data).length;
+        const length = (descriptor.startsWith('signed') ? 4 : 0) + (descriptor.endsWith('64') ? 20 : 12);
+        for (let cut = start - 2; cut <= start + length + 4; cut++) {
+          // The first request is cut; the next (from the first entry's start, 0) is answered whole.
+          let requests = 0;
+          const { result, dir } = await ingest(zip, (from) =>
+            requests++ === 0 ? pieces(zip, 0, cut) : pieces(zip, from),
+          );
+          await result;
+          const label = `${descriptor} ${deflate ? 'deflated' : 'stored'}, cut at ${cut - start}`;
+          expect(readFileSync(join(dir, 'first.png')).equals(data), label).toBe(true);
+        }
+      }
+  });
+
+  it('says a stream cut inside its list of files was cut short, wherever it stops', async () => {
+    const zip = zipOf([{ name: 'images/a.png', data: png }, manifestOf(['a'])]);
+    const directory = zip.indexOf(Buffer.from('PK\x01\x02'));
+    // Each byte of the directory and its end record, some in the middle of a record's signature.
+    for (let cut = directory + 1; cut < zip.length; cut++) {
+      const { result } = await ingest(zip, (from) => (from === 0 ? pieces(zip, 0, cut) : undefined));
+      await expect(result, `cut at ${cut}`).rejects.toMatchObject({
+        code: 'STUDIO_ZIP_REJECTED',
+        message: expect.stringMatching(/cut short/),
+      });
     }
   });
 

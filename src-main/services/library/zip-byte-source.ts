@@ -105,6 +105,13 @@ export class ByteSource {
     return Buffer.concat(this.queue, Math.min(n, this.queued));
   }
 
+  /** The next record's signature; a stream that ends before its 4 bytes is cut. */
+  async signature(): Promise<number> {
+    const head = await this.peek(4);
+    if (head.length < 4) throw new StreamCut(this.offset + head.length);
+    return head.readUInt32LE(0);
+  }
+
   /** The next bytes as they came, at most `max`; a stream that ends first is cut. */
   async chunk(max: number): Promise<Buffer> {
     while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);

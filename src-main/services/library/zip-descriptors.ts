@@ -111,7 +111,9 @@ export async function readDescriptor(src: ByteSource, name: string, read: DataRe
   const signed = head.length >= 4 && head.readUInt32LE(0) === SIG_DESCRIPTOR;
   const length = descriptorLength(head, 0, signed, read);
   if (length) return void (await src.read(length));
-  if (head.length < (signed ? 16 : 12)) throw new StreamCut(src.offset + head.length);
+  // Fewer bytes than every form and the next signature take: the stream ended within them, and
+  // the wider form, not seen whole, may be the one that matches.
+  if (head.length < AHEAD) throw new StreamCut(src.offset + head.length);
   throw refuse(`the data descriptor of ${name} does not match its data`);
 }
 

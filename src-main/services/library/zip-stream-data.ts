@@ -57,10 +57,17 @@ export async function* inflatedData(
   });
   inflate.on('end', () => (ended = true));
   inflate.on('error', (err) => (failure ??= err));
+  // Damaged data destroys the inflate mid-write, and a write cut short that way never calls back:
+  // its close ends the wait too.
   const fed = (data: Buffer) =>
     new Promise<void>((resolve) => {
       if (inflate.destroyed) return resolve();
-      inflate.write(data, () => resolve());
+      const done = () => {
+        inflate.off('close', done);
+        resolve();
+      };
+      inflate.once('close', done);
+      inflate.write(data, done);
     });
   let taken = 0;
   try {

@@ -130,9 +130,7 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
         for (;;) {
           restart = src.offset;
           totalBefore = total;
-          const head = await src.peek(4);
-          if (head.length < 4) throw new StreamCut(src.offset + head.length);
-          const sig = head.readUInt32LE(0);
+          const sig = await src.signature();
           if (sig !== SIG_LOCAL) {
             if (streamed.length === 0 && src.offset === 0 && sig !== SIG_CENTRAL)
               throw notZip(await src.peek(200), scrub);

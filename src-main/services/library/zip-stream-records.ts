@@ -80,7 +80,7 @@ export async function readCentralDirectory(
   const start = src.offset;
   const entries: CentralEntry[] = [];
   for (;;) {
-    const sig = (await src.peek(4)).readUInt32LE(0);
+    const sig = await src.signature();
     if (sig !== SIG_CENTRAL) break;
     if (entries.length >= maxEntries) throw refuse(`it has more than ${maxEntries} entries`);
     const h = await src.read(46);
@@ -120,19 +120,22 @@ export async function readCentralDirectory(
   }
   const directoryEnd = src.offset;
   let end: { count: number; size: number; offset: number } | undefined;
-  let sig = (await src.peek(4)).readUInt32LE(0);
+  let sig = await src.signature();
   if (sig === SIG_END64) {
     const h = await src.read(56);
-    await src.read(Number(h.readBigUInt64LE(4)) - 44);
+    // Its size counts the record after its first 12 bytes: 44 at least, and never the whole archive.
+    const extensible = Number(h.readBigUInt64LE(4)) - 44;
+    if (extensible < 0 || extensible > 64 * 1024) throw refuse('its ZIP64 end record is damaged');
+    await src.read(extensible);
     end = {
       count: Number(h.readBigUInt64LE(32)),
       size: Number(h.readBigUInt64LE(40)),
       offset: Number(h.readBigUInt64LE(48)),
     };
-    sig = (await src.peek(4)).readUInt32LE(0);
+    sig = await src.signature();
     if (sig === SIG_LOCATOR64) {
       await src.read(20);
-      sig = (await src.peek(4)).readUInt32LE(0);
+      sig = await src.signature();
     }
   }
   if (sig !== SIG_END) throw refuse('its list of files does not end where it should');
