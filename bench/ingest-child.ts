@@ -1,7 +1,8 @@
 // One ingest, alone in its process, so its peak memory and disk are its own: the batch ZIP from a
-// local HTTP server to a verified library folder by the studio's real streaming ingest (each image
-// fsynced as it is extracted, resumed by Range where the stream is cut), then the publish
-// (publishBatchFolder: batch.json, every file and folder fsynced, the rename).
+// local HTTP server, through the studio's batch client (its request set-up and stall watch), to a
+// verified library folder by the studio's real streaming ingest (each image fsynced as it is
+// extracted, resumed by Range where the stream is cut), then the publish (publishBatchFolder:
+// batch.json, every file and folder fsynced, the rename).
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,10 +12,18 @@ import {
   publishBatchFolder,
   type BatchFile,
 } from '../src-main/services/library/batch-folder';
+import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
 import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
 
-const [url, successCount, keep] = [process.argv[2]!, Number(process.argv[3]), process.argv[4]];
+const [baseUrl, batchId, successCount, keep] = [
+  process.argv[2]!,
+  process.argv[3]!,
+  Number(process.argv[4]),
+  process.argv[5],
+];
+// The studio's own client, as a download uses it: its request set-up and its stall watch.
+const client = new BatchClient({ baseUrl, key: 'bench' });
 // What node and tsx take before the ingest starts, to tell the ingest's own share of the peak.
 const startRssMb = process.memoryUsage().rss / 1024 / 1024;
 const startCpuS = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
@@ -39,9 +48,7 @@ const names = new UniqueNames();
 const result = await ingestBatchZip({
   open: async (from) => {
     if (from > 0) resumes++;
-    const response = await fetch(url, { headers: from > 0 ? { range: `bytes=${from}-` } : {} });
-    if (from > 0 && response.status !== 206) return undefined;
-    return response.body as unknown as AsyncIterable<Uint8Array>;
+    return (await client.zipStream(batchId, from))?.body;
   },
   targetDir: join(staging, 'images'),
   expectedSuccessCount: successCount,

@@ -40,18 +40,22 @@ const zips = {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// The gateway stand-in: the archive's bytes, Range honoured; `?cut=0.3` ends the first answer there.
+// The gateway stand-in: the archive's bytes, Range honoured, at `/<kind>` for curl and at the batch
+// API's download path for the studio's own client; a batch id `stored~cut0.3` ends the first
+// answer at 30 % of its bytes.
 const cutOnce = new Set<string>();
 const server = createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
-  const kind = url.pathname.slice(1) as keyof typeof zips;
+  const [, id = '', share] =
+    /^\/(?:v1\/images\/batches\/)?([^/~]+(?:~cut([\d.]+))?)(?:\/download)?$/.exec(url.pathname) ?? [];
+  const kind = id.replace(/~.*/, '') as keyof typeof zips;
   const file = zips[kind]?.file;
   if (!file) return void res.writeHead(404).end();
   const size = statSync(file).size;
   const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
   const from = range ? Number(range[1]) : 0;
-  const cut = Number(url.searchParams.get('cut'));
-  const key = url.search;
+  const cut = Number(share);
+  const key = id;
   let end = size;
   if (cut && !range && !cutOnce.has(key)) {
     cutOnce.add(key);
@@ -96,8 +100,13 @@ function runScript<T>(script: string, args: string[]): Promise<T> {
 }
 
 /** The studio's ingest in its own process. */
-async function studioIngest(url: string, keep?: string): Promise<ChildResult> {
-  const result = await runScript<ChildResult>('ingest-child.ts', [url, '200', ...(keep ? [keep] : [])]);
+async function studioIngest(batchId: string, keep?: string): Promise<ChildResult> {
+  const result = await runScript<ChildResult>('ingest-child.ts', [
+    base,
+    batchId,
+    '200',
+    ...(keep ? [keep] : []),
+  ]);
   if (result.images !== 200) throw new Error(`ingested ${result.images} of 200`);
   return result;
 }
@@ -152,7 +161,7 @@ for (const kind of ['stored', 'deflated', 'deflated_descriptors'] as const) {
     // Alternating the order, so that none always finds the page cache warmed by another.
     const order = run % 2 === 0 ? ['studio', 'dd', 'hand'] : ['hand', 'dd', 'studio'];
     for (const what of order) {
-      if (what === 'studio') studio.push(await studioIngest(`${base}/${kind}`));
+      if (what === 'studio') studio.push(await studioIngest(kind));
       else if (what === 'dd') dd.push(await ddFloor(kind));
       else hand.push(await byHand(kind));
     }
@@ -198,7 +207,7 @@ const expected = new Map(
 const cuts: Record<string, { resumes: number; identical: number; seconds: number }> = {};
 for (const share of [0.3, 0.6, 0.99]) {
   const keep = mkdtempSync(join(tmpdir(), 'bench-cut-'));
-  const result = await studioIngest(`${base}/stored?cut=${share}`, keep);
+  const result = await studioIngest(`stored~cut${share}`, keep);
   const images = join(result.folder, 'images');
   const identical = readdirSync(images).filter((f) => expected.get(f) === digest(join(images, f))).length;
   cuts[String(share)] = { resumes: result.resumes, identical, seconds: Number(result.wall_s.toFixed(2)) };

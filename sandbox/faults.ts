@@ -7,6 +7,8 @@
  *   noimage                    realtime: HTTP 200 whose candidate has text but no image
  *   capacity                   realtime: 503 saying every upstream key is cooling down
  *   truncate                   batch download: HTTP 200 with a ZIP cut short
+ *   stall                      batch download: at `cut_at` of the ZIP, nothing more for `slow_ms`,
+ *                              the connection held open; only when named, never through `all`
  *   badimage                   batch download or item content: HTTP 200 where each image is an HTML
  *                              error page instead (inside a well-formed ZIP, or as the item's body),
  *                              as from a gateway whose storage answers with its error page; only
@@ -34,6 +36,7 @@ export const ROUTE_FAULTS = [
   'noimage',
   'capacity',
   'truncate',
+  'stall',
   'badimage',
   'lostcreate',
   'latecreate',

@@ -64,12 +64,13 @@ function familyOf(pathname: string): Family {
 /**
  * Faults only ever set on purpose: `all=R` never picks them, since a late answer would stall a random
  * run for minutes, a not-ready runtime is a deployment state rather than a flaky request, and a wrong
- * image body is a broken gateway that no retry mends.
+ * image body is a broken gateway that no retry mends, and a stalled download waits out `slow_ms`.
  */
 function deliberateFaults(family: Family, method: string, pathname: string): FaultKind[] {
   if (family === 'batch' && method === 'POST' && pathname === BATCH_PREFIX)
     return ['not_ready', 'latecreate'];
-  if (family === 'batch' && method === 'GET' && /\/(download|content)$/.test(pathname)) return ['badimage'];
+  if (family === 'batch' && method === 'GET' && pathname.endsWith('/download')) return ['badimage', 'stall'];
+  if (family === 'batch' && method === 'GET' && pathname.endsWith('/content')) return ['badimage'];
   return [];
 }
 

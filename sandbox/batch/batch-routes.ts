@@ -22,6 +22,7 @@ import { buildBatchZip } from './batch-zip';
 import type { SandboxBatches } from './batches';
 import { parseCreateRequest } from './create-request';
 import type { DownloadSlots } from './download-slots';
+import { sendBody } from './body-sending';
 
 export const BATCH_PREFIX = '/v1/images/batches';
 
@@ -447,7 +448,7 @@ export class BatchRoutes {
         ex.res.end(BROKEN_IMAGE_BODY);
         return;
       }
-      const done = await this.stream(ex, data, false);
+      const done = await sendBody(ex, data, { slowMs: this.slowMs() });
       if (done) this.markDownloaded(batch);
     });
   }
@@ -520,35 +521,9 @@ export class BatchRoutes {
           'content-length': String(zip.length - from),
         });
       } else ex.res.writeHead(200, headers);
-      const done = await this.stream(ex, zip, ex.fault === 'truncate', from ?? 0);
+      const done = await sendBody(ex, zip, { from: from ?? 0, cutAt: this.cutAt(), slowMs: this.slowMs() });
       if (done) this.markDownloaded(batch);
     });
-  }
-
-  /** Writes in chunks with backpressure; a truncate fault ends the 200 response part-way. */
-  private async stream(ex: Exchange, data: Buffer, truncate: boolean, from = 0): Promise<boolean> {
-    const end = truncate ? Math.max(from, Math.floor(data.length * this.cutAt())) : data.length;
-    const chunk = 256 * 1024;
-    for (let at = from; at < end; at += chunk) {
-      if (ex.res.destroyed) return false;
-      const ok = ex.res.write(data.subarray(at, Math.min(end, at + chunk)));
-      if (!ok) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            ex.res.off('drain', done);
-            ex.res.off('close', done);
-            resolve();
-          };
-          ex.res.on('drain', done);
-          ex.res.on('close', done);
-        });
-      }
-    }
-    // A slow download stalls before its last bytes, holding its download slot meanwhile.
-    if (ex.fault === 'slow') await new Promise((r) => setTimeout(r, this.slowMs()));
-    if (ex.res.destroyed) return false;
-    await new Promise<void>((resolve) => ex.res.end(resolve));
-    return !truncate;
   }
 
   private markDownloaded(batch: BatchRecord): void {

@@ -74,6 +74,8 @@ export interface StudioServicesOptions {
   clock?: Clock;
   /** How much faster than real time gateways other than the built-in sandbox run (tests point at fast sandboxes). */
   gatewaySpeed?: number;
+  /** Tests: how long a download may send nothing before it counts as cut (a minute by default). */
+  downloadStallMs?: number;
   /**
    * Updates of the installed studio: the desktop brings electron-updater (or says why this copy
    * cannot update itself); browser mode has none, or a demo for tests.
@@ -177,6 +179,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     clock: options.clock,
     speedFor: (profileId) =>
       profiles.resolve(profileId).kind === 'sandbox' ? sandboxSpeed : (options.gatewaySpeed ?? 1),
+    stallMs: options.downloadStallMs,
   });
   const sends = new SendGuard({
     submissions: batches.submissions,

@@ -26,8 +26,14 @@ function recordRequests(): { path: string; range?: string }[] {
   return seen;
 }
 
-async function cutDownload(zipRanges: boolean) {
-  const services = await startServices({ sandbox: { config: { zipDescriptors: true, zipRanges } } });
+/** Far longer than any test waits: only the studio's stall limit can end such an answer. */
+const HELD_OPEN_MS = 600_000;
+
+async function cutDownload(zipRanges: boolean, fault = 'truncate=#1,cut_at=0.5') {
+  const services = await startServices({
+    sandbox: { config: { zipDescriptors: true, zipRanges } },
+    downloadStallMs: 500,
+  });
   await call(services, 'settings.update', { autoDownload: false });
   const prompts = Array.from({ length: 6 }, (_, i) => `a stoneware jug number ${i + 1}`);
   const { batch } = await call(services, 'batches.submit', {
@@ -38,7 +44,7 @@ async function cutDownload(zipRanges: boolean) {
     (b) => b.status === 'completed',
     60_000,
   );
-  services.sandbox.faults.set('truncate=#1,cut_at=0.5');
+  services.sandbox.faults.set(fault);
   const requests = recordRequests();
   await call(services, 'batches.download', { id: batch.id });
   const done = await waitUntil(
@@ -68,6 +74,20 @@ describe('a batch ZIP cut off half-way', () => {
     const zip = requests.filter((r) => r.path.endsWith('/download'));
     expect(zip).toHaveLength(2);
     expect(zip[1]!.range).toMatch(/^bytes=[1-9]\d*-$/);
+    expect(requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
+  });
+
+  it('takes a gateway that stops sending for a cut once the stall limit passes, and resumes', async () => {
+    // Half the archive, then silence with the connection held open: with only a limit on the
+    // whole download, this would wait it out (ten minutes) before trying again.
+    const { done, requests } = await cutDownload(true, `stall=#1,cut_at=0.5,slow_ms=${HELD_OPEN_MS}`);
+    expect(done.download.source).toBe('zip');
+    const zip = requests.filter((r) => r.path.endsWith('/download'));
+    expect(zip[0]!.range).toBeUndefined();
+    // Resumed where the silence began; a resume the gateway answered 429 (the cut answer's slot
+    // not yet given back) is asked again.
+    expect(zip.slice(1).every((r) => /^bytes=[1-9]\d*-$/.test(r.range ?? ''))).toBe(true);
+    expect(zip.length).toBeGreaterThanOrEqual(2);
     expect(requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
   });
 

@@ -8,6 +8,8 @@ export interface BatchClientsDeps {
   profiles: Pick<ProfileService, 'resolve' | 'allKeys'>;
   /** How much faster than real time a profile's gateway runs: the built-in sandbox's time scale. */
   speedFor?(profileId: string): number;
+  /** How long a download may send nothing before it counts as cut (BatchClient's default otherwise). */
+  stallMs?: number;
 }
 
 /**
@@ -38,11 +40,15 @@ export class BatchClients {
     if (!client)
       this.clients.set(
         id,
-        (client = new BatchClient({
-          baseUrl: profile.baseUrl,
-          key: profile.gatewayKey,
-          knownKeys: () => this.deps.profiles.allKeys(),
-        })),
+        (client = new BatchClient(
+          {
+            baseUrl: profile.baseUrl,
+            key: profile.gatewayKey,
+            knownKeys: () => this.deps.profiles.allKeys(),
+          },
+          undefined,
+          this.deps.stallMs,
+        )),
       );
     return client;
   }

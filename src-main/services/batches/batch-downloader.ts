@@ -24,6 +24,7 @@ import { ItemRoute, withRequestRetries } from './item-route';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
+import { retryPolicies, withRetry } from '../retry-policy';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -133,7 +134,14 @@ export class BatchDownloader {
               batch = this.set(batch, { state: 'downloading', source: 'zip' });
               return ingestBatchZip({
                 open: async (from) => {
-                  const stream = await client.zipStream(batchId, from);
+                  // A resume is asked again while the slot is taken: after a stall, the gateway may
+                  // not yet have noticed the cut answer gone, and still count it.
+                  const stream =
+                    from > 0
+                      ? await withRetry(retryPolicies.downloadSlot, () => client.zipStream(batchId, from), {
+                          speed: this.deps.speedFor(profileId),
+                        })
+                      : await client.zipStream(batchId, from);
                   if (from === 0) total = stream?.total;
                   return stream?.body;
                 },

@@ -34,6 +34,8 @@ export interface BatchesDeps {
   random?: () => number;
   /** How much faster than real time a profile's gateway runs: the built-in sandbox's time scale. */
   speedFor?(profileId: string): number;
+  /** How long a download may send nothing before it counts as cut. */
+  stallMs?: number;
 }
 
 /**
@@ -67,7 +69,11 @@ export class Batches {
     const submissions = (this.submissions = new SubmissionStore(join(deps.dataDir, 'submissions'), (s) =>
       events.emit('submission.updated', submissionView(s)),
     ));
-    const clients = (this.clients = new BatchClients({ profiles, speedFor: deps.speedFor }));
+    const clients = (this.clients = new BatchClients({
+      profiles,
+      speedFor: deps.speedFor,
+      stallMs: deps.stallMs,
+    }));
     const clientFor = (profileId: string) => clients.clientFor(profileId);
     const speedFor = (profileId: string) => clients.speedFor(profileId);
     const records = (this.records = new BatchRecords(store, profiles));

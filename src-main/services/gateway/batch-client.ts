@@ -33,6 +33,8 @@ export interface ListFilters {
 }
 
 const BATCHES = '/v1/images/batches';
+/** A minute without a byte: longer than a gateway pauses between the entries of an archive it builds as it sends. */
+const STALL_MS = 60_000;
 const PAGE_LIMIT = 100;
 const ITEMS_LIMIT = 500;
 
@@ -61,6 +63,8 @@ export class BatchClient {
   constructor(
     private account: BatchAccount,
     private timeoutMs = 60_000,
+    /** How long a ZIP or an image may send nothing before it counts as cut (and is resumed). */
+    private stallMs = STALL_MS,
   ) {}
 
   /** Takes every known key out of gateway text that reaches the client by other ways (a ZIP's errors.json). */
@@ -75,6 +79,7 @@ export class BatchClient {
       body?: unknown;
       headers?: Record<string, string>;
       timeoutMs?: number;
+      stallMs?: number;
       signal?: AbortSignal;
     } = {},
   ) {
@@ -87,13 +92,23 @@ export class BatchClient {
       auth: { header: 'authorization', value: `Bearer ${this.account.key}` },
       secrets: [this.account.key, ...(this.account.knownKeys?.() ?? [])],
       timeoutMs: init.timeoutMs ?? this.timeoutMs,
+      stallMs: init.stallMs,
       signal: init.signal,
     });
   }
 
-  /** A binary answer (a ZIP, an image): any type, and time enough for hundreds of megabytes. */
+  /**
+   * A binary answer (a ZIP, an image): any type. Ten minutes for its headers (a gateway may build
+   * the archive first), then no limit on the whole, only on a stall: a large batch on a slow line
+   * takes what it takes.
+   */
   private binary(path: string, signal?: AbortSignal, headers: Record<string, string> = {}) {
-    return this.request(path, { timeoutMs: 10 * 60_000, signal, headers: { accept: '*/*', ...headers } });
+    return this.request(path, {
+      timeoutMs: 10 * 60_000,
+      stallMs: this.stallMs,
+      signal,
+      headers: { accept: '*/*', ...headers },
+    });
   }
 
   private async json<T extends z.ZodTypeAny>(
@@ -216,7 +231,7 @@ export class BatchClient {
       },
     });
     try {
-      await pipeline(Readable.fromWeb(response.body as never), counter, createWriteStream(file));
+      await pipeline(Readable.from(ex.chunks()), counter, createWriteStream(file));
     } catch (err) {
       throw new StudioError({
         code: 'NETWORK_ERROR',
@@ -247,18 +262,21 @@ export class BatchClient {
     const { response } = ex;
     if (from > 0) {
       const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');
+      // Busy (the slot of the cut answer not yet given back): an error the caller may wait out,
+      // not a gateway that cannot resume.
+      if (response.status === 429) throw await readError(ex);
       if (response.status !== 206 || !response.body || !range || Number(range[1]) !== from) {
         await response.body?.cancel().catch(() => undefined);
         return undefined;
       }
       return {
-        body: response.body as unknown as AsyncIterable<Uint8Array>,
+        body: ex.chunks(),
         total: Number(range[3]) || undefined,
       };
     }
     if (!response.ok || !response.body) throw await readError(ex);
     return {
-      body: response.body as unknown as AsyncIterable<Uint8Array>,
+      body: ex.chunks(),
       total: Number(response.headers.get('content-length')) || undefined,
     };
   }

@@ -3,6 +3,7 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { redact } from '../secrets/secret-store';
 import { errorFromResponse } from './gateway-error';
 import { logCaught } from '../log/studio-log';
+import { stallWatched } from './stall-watch';
 
 export interface GatewayRequest {
   baseUrl: string;
@@ -13,6 +14,13 @@ export interface GatewayRequest {
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * For an answer read as it streams (a ZIP, an image): `timeoutMs` then covers only the wait for
+   * its headers, and the body is ended as stalled once no byte has come for this long. A limit on
+   * the whole exchange would cut a slow but steady download of a large batch; none would let a
+   * gateway that stops sending hold the account's one download slot for good.
+   */
+  stallMs?: number;
   signal?: AbortSignal;
   /**
    * Every key the studio knows (all profiles'), besides the one in `auth`, which always counts:
@@ -31,6 +39,8 @@ export interface GatewayResponse {
    * or a body cannot be stored, emitted or shown.
    */
   scrub(text: string): string;
+  /** The body's chunks as they come, ended as stalled where the request set `stallMs`. */
+  chunks(): AsyncIterable<Uint8Array>;
 }
 
 /** The keys to take out of what comes back: the known ones, the auth value, and the token inside it. */
@@ -64,8 +74,10 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
   }
   const secrets = secretsOf(req);
   const scrub = (text: string) => redact(text, secrets);
-  const timeout = AbortSignal.timeout(req.timeoutMs ?? 30_000);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const deadline = new AbortController();
+  // Unref'd, as AbortSignal.timeout's is: a finished exchange keeps no process alive.
+  const timer = setTimeout(() => deadline.abort(), req.timeoutMs ?? 30_000).unref();
+  const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
   try {
     const response = await fetch(joinUrl(req.baseUrl, req.path), {
       method: req.method ?? 'GET',
@@ -73,12 +85,37 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       body,
       signal,
     });
-    return { response, requestId: scrub(response.headers.get('x-request-id') ?? requestId), scrub };
+    const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
+    const stallMs = req.stallMs;
+    if (stallMs === undefined)
+      return { response, requestId: answerId, scrub, chunks: () => bodyOf(response) };
+    // The body's read then fails with this reason, which a ZIP's reader takes for a cut.
+    const stalled = () =>
+      deadline.abort(
+        new StudioError({
+          code: 'NETWORK_TIMEOUT',
+          message: `${safeHost(req.baseUrl)} stopped sending for ${Math.round(stallMs / 1000)} s.`,
+          requestId: answerId,
+          retryable: true,
+          source: 'network',
+        }),
+      );
+    return {
+      response,
+      requestId: answerId,
+      scrub,
+      // Read as it streams, the body is watched for a stall instead; read whole (an error's text),
+      // it keeps the limit.
+      chunks: () => {
+        clearTimeout(timer);
+        return stallWatched(bodyOf(response), stallMs, stalled);
+      },
+    };
   } catch (err) {
     if (req.signal?.aborted) {
       throw new StudioError({ code: 'STUDIO_CANCELLED', message: 'The request was cancelled.', requestId });
     }
-    if (timeout.aborted) {
+    if (deadline.signal.aborted) {
       throw new StudioError({
         code: 'NETWORK_TIMEOUT',
         message: `No answer from ${new URL(req.baseUrl).host} in ${Math.round((req.timeoutMs ?? 30_000) / 1000)} s.`,
@@ -98,6 +135,11 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       source: 'network',
     });
   }
+}
+
+/** An answer's body, empty where it has none (a 204, a HEAD). */
+function bodyOf(response: Response): AsyncIterable<Uint8Array> {
+  return (response.body ?? (async function* () {})()) as AsyncIterable<Uint8Array>;
 }
 
 function safeHost(url: string): string {
