@@ -22,3 +22,15 @@ describe('reading the batch API loosely and correctly', () => {
     expect(wireItemSchema.parse({ custom_id: 'a', status: 'succeeded' }).status).toBe('success');
   });
 });
+
+describe('money and counts from a broken gateway', () => {
+  it('refuses an amount or a count below zero: spending sums them against the budget', () => {
+    for (const field of ['estimated_cost', 'hold_amount', 'actual_cost', 'item_count', 'success_count'])
+      for (const value of [-0.35, '-1', -1e308])
+        expect(
+          wireBatchSchema.safeParse({ id: 'b', status: 'completed', [field]: value }).success,
+          `${field} ${value}`,
+        ).toBe(false);
+    expect(wireBatchSchema.parse({ id: 'b', status: 'completed', actual_cost: 0 }).actual_cost).toBe(0);
+  });
+});

@@ -3,6 +3,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 import { redact } from '../secrets/secret-store';
 import { gatewayFetch, readError, readJson, readText, type GatewayResponse } from './gateway-request';
 import {
@@ -41,13 +42,22 @@ const ITEMS_LIMIT = 500;
 /** Ids are opaque: every path segment is escaped. */
 const seg = (value: string) => encodeURIComponent(value);
 
-function parse<T extends z.ZodTypeAny>(schema: T, value: unknown, requestId: string): z.output<T> {
+function parse<T extends z.ZodTypeAny>(
+  schema: T,
+  value: unknown,
+  answer: { requestId: string; status: number },
+): z.output<T> {
   const result = schema.safeParse(value);
   if (!result.success) {
+    // The field is named, zod's own words are not ("Invalid input: expected string, received
+    // null"). The status goes with it: a 2xx to a create that cannot be read leaves it unknown
+    // whether the batch was made (outcome-unknown.ts).
+    const field = result.error.issues[0]?.path.join('.');
     throw new StudioError({
       code: 'GATEWAY_BAD_RESPONSE',
-      message: `The gateway's answer does not match the batch API: ${result.error.issues[0]?.message ?? ''}`,
-      requestId,
+      message: `The gateway's answer does not match the batch API${field ? ` (at ${field})` : ''}.`,
+      httpStatus: answer.status,
+      requestId: answer.requestId,
       source: 'gateway',
     });
   }
@@ -116,7 +126,7 @@ export class BatchClient {
     exchange: Promise<GatewayResponse>,
   ): Promise<z.output<T>> {
     const ex = await exchange;
-    return parse(schema, await readJson(ex), ex.requestId);
+    return parse(schema, await readJson(ex), { requestId: ex.requestId, status: ex.response.status });
   }
 
   async models(): Promise<string[]> {
@@ -233,9 +243,14 @@ export class BatchClient {
     try {
       await pipeline(Readable.from(ex.chunks()), counter, createWriteStream(file));
     } catch (err) {
+      logCaught('download body', err);
       throw new StudioError({
         code: 'NETWORK_ERROR',
-        message: ex.scrub(`The download broke off after ${received} bytes: ${(err as Error).message}`),
+        // In words: the stream's own text ("terminated", "Premature close") tells people nothing.
+        message:
+          err instanceof StudioError
+            ? `The download broke off after ${received} bytes: ${err.message}` // a stall, in words
+            : `The download broke off after ${received} bytes.`,
         requestId,
         retryable: true,
         source: 'network',

@@ -7,9 +7,13 @@ import { z } from 'zod';
  */
 const num = z.coerce.number();
 const int = z.coerce.number().int();
+// Money and counts are never below zero: a negative cost from a broken gateway would be summed into
+// the spending figures that the budget question is asked against, and let a send slip past it.
+const money = num.nonnegative();
+const count = int.nonnegative();
 // null first: a coercing number would read null as 0, and an unsettled batch would look settled at 0.
-const nullableNum = z
-  .union([z.null(), num])
+const nullableMoney = z
+  .union([z.null(), money])
   .optional()
   .transform((v) => v ?? null);
 const nullableInt = z.union([z.null(), int]).optional();
@@ -28,12 +32,12 @@ export const wireBatchSchema = z
     task_name: z.string().default(''),
     status: z.string(),
     model: z.string().default(''),
-    item_count: int.default(0),
-    success_count: int.default(0),
-    fail_count: int.default(0),
-    estimated_cost: num.default(0),
-    hold_amount: num.default(0),
-    actual_cost: nullableNum,
+    item_count: count.default(0),
+    success_count: count.default(0),
+    fail_count: count.default(0),
+    estimated_cost: money.default(0),
+    hold_amount: money.default(0),
+    actual_cost: nullableMoney,
     created_at: int.default(0),
     submitted_at: nullableInt,
     settled_at: nullableInt,

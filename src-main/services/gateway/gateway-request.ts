@@ -41,6 +41,11 @@ export interface GatewayResponse {
   scrub(text: string): string;
   /** The body's chunks as they come, ended as stalled where the request set `stallMs`. */
   chunks(): AsyncIterable<Uint8Array>;
+  /**
+   * What a failure while the rest of the answer is read means, in words: cancelled, out of time,
+   * stalled, or an answer that broke off. Fetch resolves with the headers; the body can still fail after.
+   */
+  broke(error: unknown): StudioError;
 }
 
 /** The keys to take out of what comes back: the known ones, the auth value, and the token inside it. */
@@ -78,6 +83,37 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
   // Unref'd, as AbortSignal.timeout's is: a finished exchange keeps no process alive.
   const timer = setTimeout(() => deadline.abort(), req.timeoutMs ?? 30_000).unref();
   const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+  const failure = (err: unknown, phase: 'connect' | 'body', id: string): StudioError => {
+    if (req.signal?.aborted) {
+      return new StudioError({
+        code: 'STUDIO_CANCELLED',
+        message: 'The request was cancelled.',
+        requestId: id,
+      });
+    }
+    // A stall is aborted with its own words (below); the limit, with none.
+    if (deadline.signal.reason instanceof StudioError) return deadline.signal.reason;
+    if (deadline.signal.aborted) {
+      return new StudioError({
+        code: 'NETWORK_TIMEOUT',
+        message: `No answer from ${safeHost(req.baseUrl)} in ${Math.round((req.timeoutMs ?? 30_000) / 1000)} s.`,
+        requestId: id,
+        retryable: true,
+        source: 'network',
+      });
+    }
+    return new StudioError({
+      code: 'NETWORK_ERROR',
+      message: scrub(
+        phase === 'body'
+          ? `The answer from ${safeHost(req.baseUrl)} broke off before its end.`
+          : `Could not reach ${safeHost(req.baseUrl)}: ${networkWords(err)}.`,
+      ),
+      requestId: id,
+      retryable: true,
+      source: 'network',
+    });
+  };
   try {
     const response = await fetch(joinUrl(req.baseUrl, req.path), {
       method: req.method ?? 'GET',
@@ -86,9 +122,10 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       signal,
     });
     const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
+    const broke = (err: unknown) => failure(err, 'body', answerId);
     const stallMs = req.stallMs;
     if (stallMs === undefined)
-      return { response, requestId: answerId, scrub, chunks: () => bodyOf(response) };
+      return { response, requestId: answerId, scrub, broke, chunks: () => bodyOf(response) };
     // The body's read then fails with this reason, which a ZIP's reader takes for a cut.
     const stalled = () =>
       deadline.abort(
@@ -104,6 +141,7 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       response,
       requestId: answerId,
       scrub,
+      broke,
       // Read as it streams, the body is watched for a stall instead; read whole (an error's text),
       // it keeps the limit.
       chunks: () => {
@@ -112,34 +150,29 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       },
     };
   } catch (err) {
-    if (req.signal?.aborted) {
-      throw new StudioError({ code: 'STUDIO_CANCELLED', message: 'The request was cancelled.', requestId });
-    }
-    if (deadline.signal.aborted) {
-      throw new StudioError({
-        code: 'NETWORK_TIMEOUT',
-        message: `No answer from ${new URL(req.baseUrl).host} in ${Math.round((req.timeoutMs ?? 30_000) / 1000)} s.`,
-        requestId,
-        retryable: true,
-        source: 'network',
-      });
-    }
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new StudioError({
-      code: 'NETWORK_ERROR',
-      message: scrub(
-        `Could not reach ${safeHost(req.baseUrl)}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
-      ),
-      requestId,
-      retryable: true,
-      source: 'network',
-    });
+    throw failure(err, 'connect', requestId);
   }
 }
 
 /** An answer's body, empty where it has none (a 204, a HEAD). */
 function bodyOf(response: Response): AsyncIterable<Uint8Array> {
   return (response.body ?? (async function* () {})()) as AsyncIterable<Uint8Array>;
+}
+
+/**
+ * Why a connection failed, in words: undici's own text ("fetch failed", "other side closed") and
+ * codes (UND_ERR_SOCKET, ECONNRESET) mean nothing to the people who read the message.
+ */
+function networkWords(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : '';
+  if (code === 'ECONNREFUSED') return 'the connection was refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the address was not found';
+  if (/TIMEOUT|ETIMEDOUT/.test(code)) return 'the connection timed out';
+  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) return "the gateway's certificate was not accepted";
+  if (/ECONNRESET|EPIPE|UND_ERR_SOCKET|CLOSED/.test(code))
+    return 'the connection was closed before an answer';
+  return 'the connection failed';
 }
 
 function safeHost(url: string): string {
@@ -152,7 +185,19 @@ function safeHost(url: string): string {
 
 /** The answer's body as text, every known key taken out. */
 export async function readText(exchange: GatewayResponse): Promise<string> {
-  return exchange.scrub(await exchange.response.text());
+  return exchange.scrub(await readRawText(exchange));
+}
+
+/**
+ * The answer's body as it came, for a caller that scrubs what it keeps itself (megabytes of image
+ * data). A body that breaks off is a network error in words, not undici's "terminated".
+ */
+export async function readRawText(exchange: GatewayResponse): Promise<string> {
+  try {
+    return await exchange.response.text();
+  } catch (err) {
+    throw exchange.broke(err);
+  }
 }
 
 /** An HTTP error answer as a typed error with its code and request id, built from scrubbed text. */

@@ -48,7 +48,10 @@ export class KbClient {
     },
   ) {}
 
-  private async post(path: string, body: unknown): Promise<{ data: unknown; message: string }> {
+  private async post(
+    path: string,
+    body: unknown,
+  ): Promise<{ data: unknown; message: string; status: number; requestId: string }> {
     const ex = await gatewayFetch({
       baseUrl: this.account.baseUrl,
       path,
@@ -89,7 +92,7 @@ export class KbClient {
         source: 'gateway',
       });
     }
-    return { data: parsed.data, message: parsed.message ?? '' };
+    return { data: parsed.data, message: parsed.message ?? '', status: response.status, requestId };
   }
 
   async pushData(input: {
@@ -99,16 +102,29 @@ export class KbClient {
     data: { q: string; a: string }[];
   }): Promise<{ inserted: number; message: string }> {
     const { data, message } = await this.post('/api/openapi/kb/pushData', input);
-    return { inserted: typeof data === 'number' ? data : Number(data) || 0, message };
+    // A count is a whole number of records: "-Infinity", 1e308 or 1.5 would be summed into the
+    // upload's total and break it (kbPushSchema wants an int). The rows did arrive; the count is unknown.
+    const count = typeof data === 'number' ? data : Number(data);
+    return { inserted: Number.isSafeInteger(count) && count >= 0 ? count : 0, message };
   }
 
   async search(input: { appId: string; similarity: number; limit: number; prompts: string[] }) {
-    const { data } = await this.post('/api/openapi/kb/appKbSearch', {
+    const { data, status, requestId } = await this.post('/api/openapi/kb/appKbSearch', {
       appId: input.appId,
       similarity: input.similarity,
       limit: input.limit,
       prompts: input.prompts.map((value) => ({ obj: 'Human', value })),
     });
-    return searchData.parse(data ?? {});
+    // Hits of another shape are a bad answer in words, not a ZodError with the parser's text.
+    const hits = searchData.safeParse(data ?? {});
+    if (!hits.success)
+      throw new StudioError({
+        code: 'GATEWAY_BAD_RESPONSE',
+        message: 'The knowledge base answered the search with something unexpected.',
+        httpStatus: status,
+        requestId,
+        source: 'gateway',
+      });
+    return hits.data;
   }
 }

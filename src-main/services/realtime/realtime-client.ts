@@ -1,5 +1,12 @@
+import { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
-import { gatewayFetch, readError, readText } from '../gateway/gateway-request';
+import {
+  gatewayFetch,
+  readError,
+  readRawText,
+  readText,
+  type GatewayResponse,
+} from '../gateway/gateway-request';
 import { sniffImageType } from '../library/file-names';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { isCapacityProblem } from './realtime-retry-table';
@@ -58,9 +65,61 @@ function extensionOf(mime: string): string {
   return mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
 }
 
-interface Candidate {
-  content?: { parts?: { text?: string; inlineData?: { mimeType?: string; data?: string } }[] };
-  finishReason?: string;
+/**
+ * A generateContent answer, read forgivingly: a field of the wrong type counts as absent, so a
+ * damaged answer is judged by the spec's success test (an image, or none) instead of crashing it.
+ */
+const loose = <T extends z.ZodTypeAny>(schema: T) => schema.optional().catch(undefined);
+const answerSchema = z.object({
+  candidates: loose(
+    z.array(
+      z
+        .object({
+          content: loose(
+            z.object({
+              parts: z
+                .array(
+                  z
+                    .object({
+                      text: loose(z.string()),
+                      inlineData: loose(z.object({ mimeType: loose(z.string()), data: loose(z.string()) })),
+                    })
+                    .catch({}),
+                )
+                .catch([]),
+            }),
+          ),
+          finishReason: loose(z.string()),
+        })
+        .catch({}),
+    ),
+  ),
+  modelVersion: loose(z.string()),
+});
+const modelsSchema = z.object({
+  models: z.array(z.object({ name: loose(z.string()) }).catch({})).catch([]),
+});
+
+/** An answer that is not what the protocol sends: not JSON, or JSON of another shape. */
+function badAnswer(ex: GatewayResponse): StudioError {
+  return new StudioError({
+    code: 'GATEWAY_BAD_RESPONSE',
+    message: 'The answer is not JSON of the generateContent protocol.',
+    httpStatus: ex.response.status,
+    requestId: ex.requestId,
+    source: 'gateway',
+    retryable: true,
+  });
+}
+
+/** The text as JSON of the schema's shape, or undefined. */
+function parseAs<T extends z.ZodTypeAny>(schema: T, text: string): z.output<T> | undefined {
+  try {
+    const result = schema.safeParse(JSON.parse(text));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -92,9 +151,9 @@ export class RealtimeClient {
       timeoutMs: 20_000,
     });
     if (!ex.response.ok) throw await readError(ex);
-    const text = await readText(ex);
-    const body = JSON.parse(text) as { models?: { name?: string }[] };
-    return (body.models ?? []).map((m) => (m.name ?? '').replace(/^models\//, '')).filter(Boolean);
+    const body = parseAs(modelsSchema, await readText(ex));
+    if (!body) throw badAnswer(ex);
+    return body.models.map((m) => (m.name ?? '').replace(/^models\//, '')).filter(Boolean);
   }
 
   async generate(req: RealtimeRequest, signal?: AbortSignal): Promise<RealtimeResult> {
@@ -183,20 +242,8 @@ export class RealtimeClient {
     if (!response.ok) throw asPolicyRefusal(await readError(ex));
     // A success carries megabytes of image data: its text is scrubbed where it is kept (below),
     // not as a whole, so the image's bytes are never touched.
-    const text = await response.text();
-    let parsed: { candidates?: Candidate[]; modelVersion?: string };
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new StudioError({
-        code: 'GATEWAY_BAD_RESPONSE',
-        message: 'The answer is not JSON.',
-        httpStatus: response.status,
-        requestId,
-        source: 'gateway',
-        retryable: true,
-      });
-    }
+    const parsed = parseAs(answerSchema, await readRawText(ex));
+    if (!parsed) throw badAnswer(ex);
     // The spec's success test: candidates, a part with non-empty inlineData.data, and bytes that decode.
     const candidate = parsed.candidates?.[0];
     const parts = candidate?.content?.parts ?? [];
