@@ -968,6 +968,14 @@ export const en = {
     STUDIO_ZIP_REJECTED:
       'The batch’s ZIP archive failed the studio’s checks (damaged, cut short, or not matching its manifest), so none of it was used. The studio downloads the images one by one instead and, if that fails too, tries again later; you can also press Download now.',
     STUDIO_IMAGE_INVALID: 'An image the gateway sent is not a readable PNG, JPEG or WebP file.',
+    STUDIO_IMPORT_UNREADABLE:
+      'This file could not be read as a prompt table. Check that it is CSV, TSV, XLSX, JSON, JSONL or text, or save it again from the spreadsheet. Nothing was imported.',
+    STUDIO_IMPORT_NOT_TEXT:
+      'This file is not a text table the studio can read: it is damaged, binary (an image, an archive, an old .xls) or in an unknown encoding. Save it again as “CSV UTF-8” or as an Excel workbook (.xlsx). Nothing was imported.',
+    STUDIO_IMPORT_UNCLOSED_QUOTE:
+      'A quoted cell in this file is not closed, so the rows after it would run together. Fix the quote on the line named below, or save the file again from the spreadsheet. Nothing was imported.',
+    STUDIO_IMPORT_TOO_MANY_ROWS:
+      'This file has more rows than one import takes (10,000). Split it into smaller files. Nothing was imported.',
     // Batch API (batch-image-api.md and gateway-notes.md)
     BATCH_IMAGE_DISABLED:
       'Batch image generation is not enabled on this gateway. Ask the gateway administrator to enable it, or use a profile whose gateway has it.',

@@ -929,6 +929,14 @@ export const zhCN: Messages = {
     STUDIO_ZIP_REJECTED:
       '批次的 ZIP 压缩包未通过工作室的检查（已损坏、不完整或与清单不符），因此没有使用其中任何内容。工作室会改为逐张下载图片，如果仍然失败，会稍后自动重试；你也可以点击“立即下载”。',
     STUDIO_IMAGE_INVALID: '网关发送的一张图片不是可读取的 PNG、JPEG 或 WebP 文件。',
+    STUDIO_IMPORT_UNREADABLE:
+      '无法将此文件读取为提示词表格。请确认它是 CSV、TSV、XLSX、JSON、JSONL 或文本文件，或从表格软件重新保存。没有导入任何内容。',
+    STUDIO_IMPORT_NOT_TEXT:
+      '此文件不是工作室能读取的文本表格：它已损坏、是二进制文件（图片、压缩包、旧版 .xls）或使用了无法识别的编码。请另存为“CSV UTF-8”或 Excel 工作簿（.xlsx）。没有导入任何内容。',
+    STUDIO_IMPORT_UNCLOSED_QUOTE:
+      '此文件中有一个带引号的单元格没有闭合，之后的行会连在一起。请修正下方所示行中的引号，或从表格软件重新保存文件。没有导入任何内容。',
+    STUDIO_IMPORT_TOO_MANY_ROWS:
+      '此文件的行数超过一次导入的上限（10,000 行）。请拆分成更小的文件。没有导入任何内容。',
     BATCH_IMAGE_DISABLED: '此网关未启用批量图像生成。请联系网关管理员开启，或换用网关已开启此功能的配置。',
     BATCH_IMAGE_GROUP_DISABLED: '此 API 密钥所在分组不允许批量生成图像。请联系网关管理员或换用其他密钥。',
     BATCH_IMAGE_NO_ACCOUNT_AVAILABLE: '网关当前没有可用于批量任务的资源，请稍后再试。',

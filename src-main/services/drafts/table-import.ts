@@ -3,6 +3,7 @@ import type { CellValue } from 'read-excel-file/node';
 import { loadSheetReader } from '../heavy-modules';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
+import { tableText } from './table-text';
 
 export interface ImportedTable {
   format: 'csv' | 'tsv' | 'xlsx' | 'json' | 'jsonl' | 'txt';
@@ -12,7 +13,7 @@ export interface ImportedTable {
   rows: string[][];
 }
 
-const MAX_ROWS = 10_000;
+export const MAX_ROWS = 10_000;
 
 function unreadable(name: string, why: string, cause?: unknown): StudioError {
   // The parser's own words help whoever reads the log, not the designer.
@@ -20,42 +21,124 @@ function unreadable(name: string, why: string, cause?: unknown): StudioError {
   return new StudioError({ code: 'STUDIO_IMPORT_UNREADABLE', message: `${name} could not be read: ${why}` });
 }
 
-/** A first row of short labels that look like column names ("prompt", "custom_id", 提示词…). */
-function looksLikeHeader(row: string[]): boolean {
-  return (
-    row.length > 0 &&
-    row.every((cell) => cell.length > 0 && cell.length < 40) &&
-    row.some((c) => /prompt|id|count|提示|名称|数量|text|description/i.test(c))
-  );
+/**
+ * More rows than one import takes is said, never cut silently: the rows after the limit would be
+ * prompts lost without a word.
+ */
+function checkRowCount(name: string, count: number): void {
+  if (count > MAX_ROWS)
+    throw new StudioError({
+      code: 'STUDIO_IMPORT_TOO_MANY_ROWS',
+      message: `${name} has ${count} rows; one import takes at most ${MAX_ROWS}. Split it into smaller files.`,
+    });
 }
 
-function fromGrid(format: ImportedTable['format'], grid: string[][]): ImportedTable {
-  const rows = grid.filter((r) => r.some((c) => c.trim() !== '')).slice(0, MAX_ROWS + 1);
-  const hasHeader = rows.length > 1 && looksLikeHeader(rows[0]!);
-  const width = Math.max(1, ...rows.map((r) => r.length));
-  const columns = hasHeader
-    ? Array.from({ length: width }, (_, i) => rows[0]![i]?.trim() || `Column ${i + 1}`)
-    : Array.from({ length: width }, (_, i) => `Column ${i + 1}`);
-  return { format, columns, hasHeader, rows: (hasHeader ? rows.slice(1) : rows).slice(0, MAX_ROWS) };
+/**
+ * A column label as a word ("prompt", "custom_id", "Prompt (EN)", 提示词), not inside one: the
+ * "id" of "vivid" or the "count" of "country" made a prompt the header, and it was never imported.
+ */
+const LABEL = /(?:^|[^a-z])(?:prompts?|id|count|text|description)(?:$|[^a-z])/i;
+const CJK_LABEL = /^.{0,4}(?:提示|名称|数量|编号|描述|张数).{0,4}$/;
+
+/** A first row of short labels that look like column names; a column without one is left empty. */
+function looksLikeHeader(row: string[]): boolean {
+  const labels = row.map((c) => c.trim()).filter(Boolean);
+  return labels.every((c) => c.length < 40) && labels.some((c) => LABEL.test(c) || CJK_LABEL.test(c));
 }
+
+/**
+ * Columns empty in every row, header included, are dropped from the end: Excel saves the columns
+ * a sheet once formatted as ",,," after every row, and they are nothing to map.
+ */
+function usedWidth(rows: string[][]): number {
+  let width = 1;
+  for (const row of rows)
+    for (let i = row.length - 1; i >= width; i--)
+      if (row[i]!.trim() !== '') {
+        width = i + 1;
+        break;
+      }
+  return width;
+}
+
+function fromGrid(name: string, format: ImportedTable['format'], grid: string[][]): ImportedTable {
+  const nonEmpty = grid.filter((r) => r.some((c) => c.trim() !== ''));
+  const width = usedWidth(nonEmpty);
+  const rows = nonEmpty.map((r) => (r.length > width ? r.slice(0, width) : r));
+  const hasHeader = rows.length > 1 && looksLikeHeader(rows[0]!);
+  const body = hasHeader ? rows.slice(1) : rows;
+  checkRowCount(name, body.length);
+  const columns = Array.from({ length: width }, (_, i) =>
+    hasHeader ? rows[0]![i]?.trim() || `Column ${i + 1}` : `Column ${i + 1}`,
+  );
+  return { format, columns, hasHeader, rows: body };
+}
+
+/**
+ * A quote that opens a cell and is never closed, or closed with text after it, makes the parser
+ * read on into the next rows: their prompts would be merged into one cell. Said, with its line.
+ */
+function checkQuotes(name: string, text: string, errors: Papa.ParseError[]): void {
+  const quote = errors.find((e) => e.code === 'MissingQuotes' || e.code === 'InvalidQuotes');
+  if (!quote) return;
+  const at = quote.index ?? 0;
+  let line = 1;
+  for (let i = 0; i < at && i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) line++;
+  }
+  throw new StudioError({
+    code: 'STUDIO_IMPORT_UNCLOSED_QUOTE',
+    message: `${name} could not be read: the quoted cell that starts on line ${line} is not closed properly`,
+  });
+}
+
+/** Line breaks as Excel (CRLF), Unix (LF) and old Mac or Numbers exports (CR) write them. */
+const LINE_BREAK = /\r\n|\r|\n/;
 
 function fromObjects(format: 'json' | 'jsonl', name: string, records: unknown[]): ImportedTable {
-  const columns: string[] = [];
   const objects = records.map((r) => {
     if (typeof r === 'string') return { prompt: r };
     if (!r || typeof r !== 'object' || Array.isArray(r))
       throw unreadable(name, 'each entry must be an object or a string');
     return r as Record<string, unknown>;
   });
-  for (const o of objects) for (const k of Object.keys(o)) if (!columns.includes(k)) columns.push(k);
+  checkRowCount(name, objects.length);
+  // A Set: ten thousand rows of distinct keys made the list's own search quadratic.
+  const columns = new Set<string>();
+  for (const o of objects) for (const k of Object.keys(o)) columns.add(k);
   const cell = (v: unknown) =>
     v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   return {
     format,
-    columns,
+    columns: [...columns],
     hasHeader: true,
-    rows: objects.slice(0, MAX_ROWS).map((o) => columns.map((c) => cell(o[c]))),
+    rows: objects.map((o) => [...columns].map((c) => cell(o[c]))),
   };
+}
+
+/** Half of a UTF-16 pair, alone: only a JSON escape ("\\ud800") or a broken workbook writes one. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * A broken character is refused, not sent: the gateway cannot take it, and it is no one's text. In
+ * a workbook, U+FFFD is what the reader put where the XML's bytes were damaged (its ZIP is not
+ * checked), so it is refused there too; a text file is decoded strictly and never gets one.
+ */
+function checkCharacters(name: string, table: ImportedTable): ImportedTable {
+  const broken = table.format === 'xlsx' ? /[\uD800-\uDFFF\uFFFD]/u : LONE_SURROGATE;
+  const row = table.rows.findIndex((r) => r.some((c) => broken.test(c)));
+  if (row >= 0 || table.columns.some((c) => broken.test(c)))
+    throw unreadable(name, `row ${row + 1} has a broken character (the file is damaged)`);
+  return table;
+}
+
+/**
+ * Reads a prompt table in any of the formats designers keep them in. The rows come back raw;
+ * the user maps columns before anything enters the grid.
+ */
+export async function readTable(name: string, data: Buffer): Promise<ImportedTable> {
+  return checkCharacters(name, await readAnyTable(name, data));
 }
 
 function xlsxCellText(value: CellValue | null): string {
@@ -64,29 +147,40 @@ function xlsxCellText(value: CellValue | null): string {
   return String(value);
 }
 
-/**
- * Reads a prompt table in any of the formats designers keep them in. The rows come back raw;
- * the user maps columns before anything enters the grid.
- */
-export async function readTable(name: string, data: Buffer): Promise<ImportedTable> {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.xlsx')) {
-    let sheet: (CellValue | null)[][];
-    try {
-      // The first sheet, as the values Excel shows (a formula's last result, rich text as its text).
-      sheet = await (await loadSheetReader())(data);
-    } catch (err) {
-      throw unreadable(name, 'it is not an Excel workbook (.xlsx), or it is damaged', err);
-    }
-    return fromGrid(
-      'xlsx',
-      sheet.map((row) => row.map(xlsxCellText)),
-    );
+/** A ZIP's signature: an .xlsx workbook, whatever the file is named. */
+const isZip = (data: Buffer) => data.length >= 4 && data.readUInt32LE(0) === 0x04034b50;
+
+async function readWorkbook(name: string, data: Buffer): Promise<ImportedTable> {
+  let sheet: (CellValue | null)[][];
+  try {
+    // The first sheet, as the values Excel shows (a formula's last result, rich text as its text).
+    sheet = await (await loadSheetReader())(data);
+  } catch (err) {
+    throw unreadable(name, 'it is not an Excel workbook (.xlsx), or it is damaged', err);
   }
-  const text = data.toString('utf8').replace(/^\uFEFF/, '');
+  return fromGrid(
+    name,
+    'xlsx',
+    sheet.map((row) => row.map(xlsxCellText)),
+  );
+}
+
+function readDelimited(name: string, text: string, tsv: boolean): ImportedTable {
+  const result = Papa.parse<string[]>(text, { delimiter: tsv ? '\t' : '', skipEmptyLines: 'greedy' });
+  checkQuotes(name, text, result.errors);
+  if (result.errors.length && result.data.length === 0)
+    throw unreadable(name, 'no rows could be read from it', result.errors[0]!.message);
+  return fromGrid(name, tsv ? 'tsv' : 'csv', result.data);
+}
+
+async function readAnyTable(name: string, data: Buffer): Promise<ImportedTable> {
+  const lower = name.toLowerCase();
+  // A workbook saved or renamed as .csv is still a workbook; anything else zipped is not a table.
+  if (lower.endsWith('.xlsx') || isZip(data)) return readWorkbook(name, data);
+  const { text } = tableText(name, data);
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
     const records = text
-      .split(/\r?\n/)
+      .split(LINE_BREAK)
       .filter((l) => l.trim())
       .map((line, i) => {
         try {
@@ -112,23 +206,16 @@ export async function readTable(name: string, data: Buffer): Promise<ImportedTab
     if (!list) throw unreadable(name, 'expected an array of rows, or {"items": [...]}');
     return fromObjects('json', name, list);
   }
+  const firstLine = text.split(LINE_BREAK, 1)[0]!;
   if (lower.endsWith('.txt') || lower.endsWith('.md')) {
-    return {
-      format: 'txt',
-      columns: ['Prompt'],
-      hasHeader: false,
-      rows: text
-        .split(/\r?\n/)
-        .filter((l) => l.trim())
-        .slice(0, MAX_ROWS)
-        .map((l) => [l.trim()]),
-    };
+    // Excel's "Unicode Text" is a .txt of tab-separated columns: a table, not one prompt a line.
+    if (firstLine.includes('\t')) return readDelimited(name, text, true);
+    const lines = text.split(LINE_BREAK).filter((l) => l.trim());
+    checkRowCount(name, lines.length);
+    return { format: 'txt', columns: ['Prompt'], hasHeader: false, rows: lines.map((l) => [l.trim()]) };
   }
-  const tsv = lower.endsWith('.tsv') || (!lower.endsWith('.csv') && text.split('\n', 1)[0]!.includes('\t'));
-  const result = Papa.parse<string[]>(text, { delimiter: tsv ? '\t' : '', skipEmptyLines: 'greedy' });
-  if (result.errors.length && result.data.length === 0)
-    throw unreadable(name, 'no rows could be read from it', result.errors[0]!.message);
-  return fromGrid(tsv ? 'tsv' : 'csv', result.data);
+  const tsv = lower.endsWith('.tsv') || (!lower.endsWith('.csv') && firstLine.includes('\t'));
+  return readDelimited(name, text, tsv);
 }
 
 /** The grid as CSV, with the columns the import reads back. */
