@@ -364,9 +364,12 @@ export const studioMethods = {
   'realtime.cancel': { input: byId, output: realtimeJobSchema },
   /** Saves a result into the library's Realtime collection; answers its library id. */
   'realtime.save': { input: byId, output: z.string() },
-  /** Knowledge base: rows from a CSV (question,answer), checked against the token limits before upload. */
+  /**
+   * Knowledge base: rows from a CSV file (question,answer), as its bytes: the file's encoding (UTF-8,
+   * UTF-16, GB18030 from Chinese Excel, Windows-1252) is worked out in main, as for a prompt table.
+   */
   'kb.readCsv': {
-    input: z.object({ text: z.string().max(50 * 1024 * 1024) }).strict(),
+    input: z.object({ name: z.string().max(500), dataBase64: z.string().max(70 * 1024 * 1024) }).strict(),
     output: z.array(kbRowSchema),
   },
   'kb.template': { input: none, output: z.string() },

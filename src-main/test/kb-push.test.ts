@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KbPush } from '../../src-shared/kb-view';
 import { call, startServices } from './studio-fixture';
+import { saveAs } from './table-encodings';
 
 /** 500 rows: 460 valid and unique, 20 over the index limit, 20 repeats of earlier rows. */
 function csvOf500(): { text: string; valid: number } {
@@ -25,7 +26,10 @@ describe('pushing to the knowledge base', () => {
       kbSleep: async () => undefined,
     });
     const { text, valid } = csvOf500();
-    const rows = await call(services, 'kb.readCsv', { text });
+    const rows = await call(services, 'kb.readCsv', {
+      name: 'faq.csv',
+      dataBase64: Buffer.from(text).toString('base64'),
+    });
     expect(rows).toHaveLength(500);
     const checked = await call(services, 'kb.check', { rows, mode: 'index' });
     expect(checked.filter((r: any) => r.over)).toHaveLength(20);
@@ -53,6 +57,31 @@ describe('pushing to the knowledge base', () => {
     const history = await call(services, 'kb.history');
     expect(history[0].prompts).toEqual(['how do we light product shot 42']);
   }, 120_000);
+
+  it('reads a question and answer CSV in the encoding its spreadsheet saved it in', async () => {
+    const services = await startServices();
+    const rows = [
+      { q: '我们的水彩风格是什么？', a: '柔和的边缘，低饱和的色调，可见的纸张纹理。' },
+      { q: 'Which paper do we show?', a: 'Cold-pressed, "not" hot-pressed; 300 grams.' },
+    ];
+    const csv = `question,answer\r\n${rows.map((r) => [r.q, r.a].map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\r\n')}\r\n`;
+    const tsv = `question\tanswer\r\n${rows.map((r) => `${r.q}\t${r.a.replace(/"/g, '')}`).join('\r\n')}\r\n`;
+    // Chinese Excel and WPS save CSV as GB18030; Excel's "Unicode Text" is UTF-16 with tabs.
+    for (const [name, bytes, expected] of [
+      ['faq.csv', saveAs(csv, 'gb18030'), rows],
+      ['faq.csv', saveAs(csv, 'utf-8-bom'), rows],
+      ['faq.txt', saveAs(tsv, 'utf-16le'), rows.map((r) => ({ ...r, a: r.a.replace(/"/g, '') }))],
+    ] as const) {
+      const read = await call(services, 'kb.readCsv', { name, dataBase64: bytes.toString('base64') });
+      expect(read, name).toEqual(expected);
+    }
+    // Bytes no encoding fits are refused in words, not read as U+FFFD.
+    const refused = await services.dispatch('kb.readCsv', {
+      name: 'faq.csv',
+      dataBase64: Buffer.from([0x71, 0x2c, 0x61, 0x0a, 0xff, 0xfe, 0x00, 0x00, 0xc3]).toString('base64'),
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'STUDIO_IMPORT_NOT_TEXT' } });
+  });
 
   it('a wrong key is an error even though the HTTP status is 200', async () => {
     const services = await startServices();

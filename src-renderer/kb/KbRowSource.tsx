@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KbRow } from '../../src-shared/kb-view';
 import { useStudioMutation } from '../app/studio-queries';
+import { fileToBase64 } from '../compose/reference-upload';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 type Source = 'manual' | 'paste' | 'csv';
@@ -34,7 +35,9 @@ export function KbRowSource({
 
   async function read(file: File | undefined) {
     if (!file) return;
-    readCsv.mutate({ text: await file.text() }, { onSuccess: onReplace });
+    // Its bytes, not file.text(): that reads every file as UTF-8, and a GB18030 CSV from Chinese
+    // Excel would come out garbled without a word.
+    readCsv.mutate({ name: file.name, dataBase64: await fileToBase64(file) }, { onSuccess: onReplace });
   }
 
   return (

@@ -17,7 +17,7 @@ export interface KbHandlerDeps {
 /** Knowledge base: rows checked before upload, uploads and searches with the active profile's key. */
 export function kbHandlers({ profiles, pushes, searches, library }: KbHandlerDeps): FeatureHandlers<'kb'> {
   return {
-    'kb.readCsv': ({ text }) => readKbCsv(text),
+    'kb.readCsv': ({ name, dataBase64 }) => readKbCsv(name, Buffer.from(dataBase64, 'base64')),
     'kb.template': () => KB_CSV_TEMPLATE,
     'kb.check': ({ rows, mode }) => checkRows(rows, mode),
     'kb.push': ({ rows, mode, prompt, kbId, chunkSize }) => {

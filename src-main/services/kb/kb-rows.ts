@@ -2,6 +2,7 @@ import { loadTokenizer } from '../heavy-modules';
 import Papa from 'papaparse';
 import type { KbCheckedRow, KbMode, KbRow } from '../../../src-shared/kb-view';
 import { StudioError } from '../../../src-shared/studio-error';
+import { tableText } from '../drafts/table-text';
 
 /** The knowledge base's limits, in GPT-style BPE tokens (cl100k). */
 export const KB_LIMITS: Record<KbMode, number> = { index: 3000, qa: 3300 };
@@ -83,7 +84,9 @@ export async function checkRows(rows: KbRow[], mode: KbMode): Promise<KbCheckedR
   });
 }
 
-export function readKbCsv(text: string): KbRow[] {
+/** A CSV's rows, read in the encoding its bytes fit (table-text.ts), never garbled into mojibake. */
+export function readKbCsv(name: string, bytes: Uint8Array): KbRow[] {
+  const { text } = tableText(name, bytes);
   const result = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   if (result.data.length === 0)
     throw new StudioError({ code: 'STUDIO_IMPORT_UNREADABLE', message: 'The CSV has no rows.' });
