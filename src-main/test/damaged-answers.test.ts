@@ -10,6 +10,8 @@ import { BatchClient } from '../services/gateway/batch-client';
 import { KbClient } from '../services/kb/kb-client';
 import { RealtimeClient } from '../services/realtime/realtime-client';
 import { ReferenceStore } from '../services/references/reference-store';
+import sharp from 'sharp';
+import { realtimeAnswer } from './client-calls';
 import { startHostileGateway, type HostileAnswer } from './hostile-gateway';
 
 // What the fuzz of gateway-answers-fuzz.test.ts found, one damaged answer each, over real HTTP.
@@ -133,6 +135,16 @@ describe('damaged answers become errors in words', () => {
       json({ candidates: [{ content: { parts: [null, { inlineData: { data: 42 } }] } }] }),
     );
     expect(await failure(() => realtime.generate(request))).toMatchObject({ code: 'STUDIO_NO_IMAGE' });
+  });
+
+  it('a realtime image is named by its bytes, not by the type the answer declares', async () => {
+    const realtime = new RealtimeClient(account, { sleep: async () => undefined });
+    const jpeg = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+    gateway.answer(() => json(realtimeAnswer(jpeg.toString('base64'))));
+    const result = await realtime.generate({ model: FLASH, prompt: 'a poster', images: [], imageSize: '1K' });
+    expect(result).toMatchObject({ mime: 'image/jpeg', extension: 'jpg' });
   });
 
   it('knowledge-base hits of another shape are a bad answer, and a count that is no count reads 0', async () => {

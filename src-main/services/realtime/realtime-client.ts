@@ -276,10 +276,9 @@ export class RealtimeClient {
         source: 'gateway',
       });
     }
-    const mime =
-      inline.mimeType && ['image/png', 'image/jpeg', 'image/webp'].includes(inline.mimeType)
-        ? inline.mimeType
-        : sniffed;
+    // The bytes say what the image is: the declared type, where it differs, would save a JPEG as
+    // .png, which some viewers and tools then refuse to open.
+    const mime = sniffed;
     return {
       mime,
       extension: extensionOf(mime),
