@@ -1,8 +1,15 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomicSync } from './library/atomic-file';
 import { logCaughtUnlessMissing } from './log/studio-log';
+
+/**
+ * The longest id kept as its own file name: 255 bytes less ".json" and the atomic write's temporary
+ * suffix (".", 8 hex digits). Every name that could be written before keeps its file.
+ */
+const MAX_NAME = 240;
 
 /**
  * Records kept one JSON file each in a folder, written atomically and read back through their
@@ -15,7 +22,11 @@ export class JsonFolderStore<S extends z.ZodTypeAny> {
   ) {}
 
   private file(id: string): string {
-    return join(this.dir, `${id.replace(/[^\w-]/g, '_')}.json`);
+    const name = id.replace(/[^\w-]/g, '_');
+    // A file name has at most 255 bytes: a longer id (a script's, say) is named by its hash, so its
+    // record is looked up, or found missing, instead of failing with ENAMETOOLONG.
+    if (name.length <= MAX_NAME) return join(this.dir, `${name}.json`);
+    return join(this.dir, `${name.slice(0, 64)}-${createHash('sha256').update(id).digest('hex')}.json`);
   }
 
   put(id: string, record: z.output<S>): void {

@@ -23,6 +23,12 @@ describe('the library folder setting', () => {
         expect(answer.error.message).not.toMatch(/\n\s+at /);
       }
     }
+    // A name longer than any file system takes: refused in plain words, not with ENAMETOOLONG.
+    for (const dir of ['n'.repeat(300), `/tmp/${'n'.repeat(300)}/Library`]) {
+      const answer = await update(dir);
+      expect(answer, dir).toMatchObject({ ok: false, error: { code: 'STUDIO_LIBRARY_DIR_INVALID' } });
+      if (!answer.ok) expect(answer.error.message).not.toMatch(/ENAMETOOLONG|stat '/);
+    }
     // Not a path at all: refused as invalid input, not a crash.
     expect(await update('/tmp/a\0b')).toMatchObject({ ok: false, error: { code: 'STUDIO_INVALID_INPUT' } });
     expect((await call(services, 'settings.get')).libraryDir).toBe(before);

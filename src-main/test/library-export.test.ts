@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative as relativeTo } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBrowserMode } from '../web/browser-mode';
 import { promptsDraft } from './prompts-draft';
@@ -134,5 +134,35 @@ describe('ZIP export in the desktop app', async () => {
     const canceled = await call(services, 'library.exportZip', { ids });
     expect(canceled).toMatchObject({ canceled: true, path: null, downloadUrl: null, images: 0 });
     expect(existsSync(join(services.dataDir, 'exports', canceled.name))).toBe(false);
+  });
+});
+
+describe('export to a typed folder', async () => {
+  const services = await startServices();
+
+  it('refuses a relative path, a file and a system location before writing, in plain words', async () => {
+    const ids = await downloadedLibrary(services);
+    const out = join(mkdtempSync(join(tmpdir(), 'export-folder-')), 'picks');
+    const file = join(services.dataDir, 'a-file.txt');
+    writeFileSync(file, 'x');
+    // Relative to the working folder, this lands in the temporary folder: where it used to be written.
+    const relative = join(relativeTo(process.cwd(), out), 'from-cwd');
+    for (const folder of [
+      relative,
+      'picks',
+      file,
+      join(file, 'inside'),
+      '/proc/self',
+      `/tmp/${'n'.repeat(300)}`,
+    ]) {
+      const answer = await services.dispatch('library.exportFolder', { ids, folder });
+      expect(answer, folder).toMatchObject({ ok: false, error: { code: 'STUDIO_EXPORT_FOLDER_INVALID' } });
+      if (!answer.ok) expect(answer.error.message, folder).not.toMatch(/\bE[A-Z]{4,}\b|mkdir|stat '/);
+    }
+    expect(existsSync(join(out, 'from-cwd'))).toBe(false);
+    expect(existsSync(join(process.cwd(), 'picks'))).toBe(false);
+    const done = await call(services, 'library.exportFolder', { ids, folder: out });
+    expect(done).toMatchObject({ path: out, images: 3 });
+    expect(readdirSync(out)).toContain('manifest.json');
   });
 });

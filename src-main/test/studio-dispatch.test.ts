@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { promptsDraft } from './prompts-draft';
 import { call, startServices } from './studio-fixture';
 
 const services = await startServices();
@@ -41,6 +42,37 @@ describe('the StudioApi dispatcher, as IPC and HTTP call it', () => {
     expect(!unknown.ok && unknown.error.code).toBe('STUDIO_UNKNOWN_METHOD');
     const invalid = await services.dispatch('profiles.save', { name: 42 });
     expect(!invalid.ok && invalid.error.code).toBe('STUDIO_INVALID_INPUT');
+  });
+
+  it("says what is wrong with an input in plain words, never the parser's, nor a hostile key as sent", async () => {
+    const answers = await Promise.all([
+      services.dispatch('profiles.save', { name: 42, baseUrl: 'https://ok.example' }),
+      services.dispatch('profiles.save', { baseUrl: 'https://ok.example' }),
+      services.dispatch('library.mark', { ids: [], stars: 9 }),
+      services.dispatch('settings.update', { theme: 'neon', ['\u001b[31m' + 'k'.repeat(500)]: 1 }),
+      services.dispatch('references.downscale', {
+        reference: { id: 'a'.repeat(64), name: 'r', mime: 'image/png', bytes: 1, width: 0 },
+      }),
+      services.dispatch('settings.get', 5),
+    ]);
+    const messages = answers.map((a) => (a.ok ? '' : a.error.message));
+    expect(messages).toEqual([
+      'Invalid input for profiles.save: name: should be text',
+      'Invalid input for profiles.save: name: is missing',
+      'Invalid input for library.mark: ids: should be at least 1 items; stars: should be at most 5',
+      `Invalid input for settings.update: theme: should be one of system, light, dark; input: has fields it does not take (?[31m${'k'.repeat(35)}…)`,
+      'Invalid input for references.downscale: reference.width: should be more than 0',
+      'Invalid input for settings.get: input: should be an object',
+    ]);
+  });
+
+  it('answers an id too long for a file name as a missing record, not a file system error', async () => {
+    // A draft saved first: with no drafts folder yet, the path fails as missing before its name is measured.
+    await call(services, 'drafts.save', { draft: promptsDraft('kept', 'Kept', ['a fox']) });
+    const id = 'd'.repeat(300);
+    expect(await services.dispatch('drafts.delete', { id })).toEqual({ ok: true, value: true });
+    expect(await services.dispatch('drafts.get', { id })).toEqual({ ok: true, value: null });
+    expect((await call(services, 'drafts.list')).map((d: { id: string }) => d.id)).toEqual(['kept']);
   });
 
   it('a first run has an active Sandbox profile that connects', async () => {

@@ -1102,6 +1102,8 @@ export const en = {
       'This call is too large for the studio to take (64 MB at most). Use smaller files.',
     STUDIO_LIBRARY_DIR_INVALID:
       'That cannot be the library folder: choose a folder you may write to on a disk, not a file or a system location such as /proc, /sys or /dev.',
+    STUDIO_EXPORT_FOLDER_INVALID:
+      'The images cannot be copied there: type the full path of a folder you may write to on a disk, not a file or a system location.',
     STUDIO_PROFILE_NOT_FOUND: 'That profile no longer exists.',
     STUDIO_PROFILE_BUILT_IN: 'The Sandbox profile is built in and cannot be deleted.',
     STUDIO_LINK_BLOCKED: 'The studio does not open links to that site.',

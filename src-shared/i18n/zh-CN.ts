@@ -1030,6 +1030,8 @@ export const zhCN: Messages = {
     STUDIO_BODY_TOO_LARGE: '此次调用的数据过大，工作室无法接收（最多 64 MB），请使用更小的文件。',
     STUDIO_LIBRARY_DIR_INVALID:
       '该位置不能作为图库文件夹：请选择磁盘上你有写入权限的文件夹，而不是文件或 /proc、/sys、/dev 等系统位置。',
+    STUDIO_EXPORT_FOLDER_INVALID:
+      '无法把图片复制到该位置：请输入磁盘上你有写入权限的文件夹的完整路径，而不是文件或系统位置。',
     STUDIO_PROFILE_NOT_FOUND: '该配置已不存在。',
     STUDIO_PROFILE_BUILT_IN: '“沙盒”配置为内置配置，不能删除。',
     STUDIO_LINK_BLOCKED: '工作室不打开指向该网站的链接。',

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { EventHub } from '../host/event-hub';
 import { openFolder } from '../host/open-folder';
 import type { ExportDownloads } from '../library/export-downloads';
+import { checkExportFolder } from '../library/export-folder';
 import { exportToFolder } from '../library/library-export';
 import type { LibraryCatalog } from '../library/library-catalog';
 import { deliverExport, exportSelectionZip } from '../library/zip-export';
@@ -54,7 +55,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
         downloadUrl: out.downloadUrl,
       };
     },
-    'library.exportFolder': async ({ ids, folder }) => exportToFolder(await details(ids), folder),
+    // The folder is checked before the images are read: a path that cannot be used is refused whatever the ids.
+    'library.exportFolder': async ({ ids, folder }) => {
+      const target = checkExportFolder(folder);
+      return exportToFolder(await details(ids), target);
+    },
     // An image lives in the images folder of its batch's (or day's) folder: that folder is shown.
     'library.reveal': async ({ id }) =>
       openFolder(join((await library.detail(id)).path, '..', '..'), deps.openPath),

@@ -6,6 +6,7 @@ import {
   type StudioMethod,
 } from '../../../src-shared/studio-api';
 import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
+import { describeIssues } from './input-issues';
 
 export type StudioHandlers = {
   [M in StudioMethod]: (
@@ -14,13 +15,6 @@ export type StudioHandlers = {
 };
 
 export type CallResult = { ok: true; value: unknown } | { ok: false; error: StudioErrorView };
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-    .join('; ');
-}
 
 /**
  * The one entry point both hosts call. Validates the input against the method's schema, runs the
@@ -37,7 +31,8 @@ export function createDispatcher(handlers: StudioHandlers, scrub: (text: string)
         });
       }
       const spec = studioMethods[method];
-      const parsed = spec.input.safeParse(input ?? {});
+      // With the input in each issue, a missing field is told from a field of the wrong kind.
+      const parsed = spec.input.safeParse(input ?? {}, { reportInput: true });
       if (!parsed.success) {
         throw new StudioError({
           code: 'STUDIO_INVALID_INPUT',

@@ -7,6 +7,7 @@ import Papa from 'papaparse';
 import type { LibraryDetail } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
+import { exportFolderFailed } from './export-folder';
 import { UniqueNames, safeName } from './file-names';
 import { embedPngText } from './png-text';
 
@@ -129,19 +130,26 @@ export async function exportToFolder(
   details: LibraryDetail[],
   folder: string,
 ): Promise<{ path: string; images: number }> {
-  await mkdir(folder, { recursive: true });
   const names = new UniqueNames();
   const rows: { file: string; d: LibraryDetail }[] = [];
+  // The folder's own failures (no right to write, a full disk) are the person's to fix: said plainly.
+  const into = async (file: string, data: string | Uint8Array) =>
+    writeFile(join(folder, file), data).catch((err: unknown) => {
+      throw exportFolderFailed(folder, err);
+    });
+  await mkdir(folder, { recursive: true }).catch((err: unknown) => {
+    throw exportFolderFailed(folder, err);
+  });
   for (const d of details) {
     const ext = extname(d.file).slice(1) || 'png';
     const file = names.take(safeName(`${d.taskName}-${d.customId}`, 100), ext);
     const { data, sidecar } = await exported(d);
-    await writeFile(join(folder, file), data);
-    if (sidecar) await writeFile(join(folder, `${file}.json`), sidecar);
+    await into(file, data);
+    if (sidecar) await into(`${file}.json`, sidecar);
     rows.push({ file, d });
   }
   const { json, csv } = manifests(rows);
-  await writeFile(join(folder, 'manifest.json'), json);
-  await writeFile(join(folder, 'manifest.csv'), csv);
+  await into('manifest.json', json);
+  await into('manifest.csv', csv);
   return { path: folder, images: rows.length };
 }

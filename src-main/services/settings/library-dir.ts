@@ -23,6 +23,11 @@ function isSpecial(path: string): boolean {
   return SPECIAL_ROOTS.some((root) => path === root || path.startsWith(root + sep));
 }
 
+/** An absolute path in a kernel or device file system, or leading there by a link. */
+export function isSystemLocation(path: string): boolean {
+  return isSpecial(path) || isSpecial(realOf(path));
+}
+
 /** The path with links resolved as far as it exists, so a link into /proc is seen for what it is. */
 function realOf(path: string): string {
   let existing = path;
@@ -49,10 +54,18 @@ export function plausibleLibraryDir(value: string, dataDir: string): boolean {
  */
 export function checkLibraryDir(value: string, dataDir: string): string {
   const path = resolveLibraryDir(value, dataDir);
-  if (isSpecial(path) || isSpecial(realOf(path))) {
+  if (isSystemLocation(path)) {
     throw refuse(`${path} is a system location (${SPECIAL_ROOTS.join(', ')}); choose a folder on a disk.`);
   }
-  const stat = statSync(path, { throwIfNoEntry: false });
+  let stat;
+  try {
+    stat = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    // ENAMETOOLONG, ELOOP, ENOTDIR: Node's words and codes are for no one; no such folder can be used.
+    throw refuse(
+      `${path.slice(0, 300)} cannot be a folder here: a name in it is too long, or a file is in its way.`,
+    );
+  }
   if (stat && !stat.isDirectory()) throw refuse(`${path} is a file, not a folder.`);
   if (stat) {
     try {
