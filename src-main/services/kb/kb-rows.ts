@@ -1,8 +1,8 @@
-import { loadTokenizer } from '../heavy-modules';
 import Papa from 'papaparse';
 import type { KbCheckedRow, KbMode, KbRow } from '../../../src-shared/kb-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import { tableText } from '../drafts/table-text';
+import { loadTokenCounter } from './token-count';
 
 /** The knowledge base's limits, in GPT-style BPE tokens (cl100k). */
 export const KB_LIMITS: Record<KbMode, number> = { index: 3000, qa: 3300 };
@@ -61,7 +61,7 @@ function overLimit(
 
 /** Checks rows before upload: tokens against the mode's limit, with a split for those over it, and repeats. */
 export async function checkRows(rows: KbRow[], mode: KbMode): Promise<KbCheckedRow[]> {
-  const countTokens = await loadTokenizer();
+  const countTokens = await loadTokenCounter();
   const limit = KB_LIMITS[mode];
   const seen = new Set<string>();
   return rows.map((row) => {
