@@ -33,16 +33,19 @@ export function checkExportFolder(value: string): string {
 
 /** A write into the chosen folder that failed, said without Node's codes and call names. */
 export function exportFolderFailed(path: string, err: unknown): StudioError {
+  return refuse(`Could not copy the images into ${path}: ${writeFailure(err)}.`);
+}
+
+/** Why a write failed, in words: Node's own ("EACCES: permission denied, open …") are not for people. */
+export function writeFailure(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? 'the studio may not write there'
-      : code === 'ENOSPC'
-        ? 'the disk is full'
-        : code === 'ENOTDIR' || code === 'EEXIST'
-          ? 'a file is in the way of a folder'
-          : code === 'ENAMETOOLONG'
-            ? 'a name in the path is too long'
-            : 'the disk refused the write';
-  return refuse(`Could not copy the images into ${path}: ${why}.`);
+  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+    ? 'the studio may not write there'
+    : code === 'ENOSPC'
+      ? 'the disk is full'
+      : code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a file is in the way of a folder'
+        : code === 'ENAMETOOLONG'
+          ? 'a name in the path is too long'
+          : 'the disk refused the write';
 }

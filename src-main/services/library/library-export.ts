@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import type { LibraryDetail } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
-import { exportFolderFailed } from './export-folder';
+import { exportFolderFailed, writeFailure } from './export-folder';
 import { UniqueNames, safeName } from './file-names';
 import { embedPngText } from './png-text';
 
@@ -118,9 +118,10 @@ export async function exportZip(
     out?.destroy();
     await rm(partial, { force: true }).catch((cleanup: unknown) => logCaught('export cleanup', cleanup));
     if (err instanceof StudioError) throw err;
+    logCaught('export', err);
     throw new StudioError({
       code: 'STUDIO_EXPORT_FAILED',
-      message: `Could not write ${target}: ${(err as Error).message}`,
+      message: `Could not write ${target}: ${writeFailure(err)}.`,
     });
   }
 }
