@@ -147,9 +147,9 @@ describe('ZIP export in the desktop app', async () => {
 
 describe('export to a typed folder', async () => {
   const services = await startServices();
+  const ids = await downloadedLibrary(services);
 
   it('refuses a relative path, a file and a system location before writing, in plain words', async () => {
-    const ids = await downloadedLibrary(services);
     const out = join(mkdtempSync(join(tmpdir(), 'export-folder-')), 'picks');
     const file = join(services.dataDir, 'a-file.txt');
     writeFileSync(file, 'x');
@@ -172,5 +172,15 @@ describe('export to a typed folder', async () => {
     const done = await call(services, 'library.exportFolder', { ids, folder: out });
     expect(done).toMatchObject({ path: out, images: 3 });
     expect(readdirSync(out)).toContain('manifest.json');
+  });
+
+  it('never writes over what the folder holds: exported twice, both exports are whole', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'export-twice-')), 'picks');
+    await call(services, 'library.exportFolder', { ids, folder: out });
+    const before = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]));
+    await call(services, 'library.exportFolder', { ids, folder: out });
+    for (const [f, bytes] of before) expect(readFileSync(join(out, f)).equals(bytes), f).toBe(true);
+    expect(readdirSync(out).filter((f) => f.endsWith('.png'))).toHaveLength(6);
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['manifest~2.json', 'manifest~2.csv']));
   });
 });

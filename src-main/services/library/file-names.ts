@@ -34,6 +34,15 @@ export class UniqueNames {
     this.taken.add(candidate.toLowerCase());
     return candidate;
   }
+
+  /** A name already in use (a file already in the folder): never handed out. */
+  reserve(name: string): void {
+    this.taken.add(name.toLowerCase());
+  }
+
+  has(name: string): boolean {
+    return this.taken.has(name.toLowerCase());
+  }
 }
 
 export const EXTENSION_OF_MIME: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
 import Papa from 'papaparse';
@@ -141,6 +141,9 @@ export async function exportToFolder(
   await mkdir(folder, { recursive: true }).catch((err: unknown) => {
     throw exportFolderFailed(folder, err);
   });
+  // What the folder holds already is never written over: an earlier export's picks and manifest
+  // stay, and this one's take names beside them.
+  for (const name of await readdir(folder).catch(() => [])) names.reserve(name);
   for (const d of details) {
     const ext = extname(d.file).slice(1) || 'png';
     const file = names.take(safeName(`${d.taskName}-${d.customId}`, 100), ext);
@@ -150,7 +153,9 @@ export async function exportToFolder(
     rows.push({ file, d });
   }
   const { json, csv } = manifests(rows);
-  await into('manifest.json', json);
-  await into('manifest.csv', csv);
+  let stem = 'manifest';
+  for (let n = 2; names.has(`${stem}.json`) || names.has(`${stem}.csv`); n++) stem = `manifest~${n}`;
+  await into(`${stem}.json`, json);
+  await into(`${stem}.csv`, csv);
   return { path: folder, images: rows.length };
 }
