@@ -1100,6 +1100,10 @@ export const en = {
     STUDIO_INVALID_INPUT: 'The studio refused invalid input.',
     STUDIO_BODY_TOO_LARGE:
       'This call is too large for the studio to take (64 MB at most). Use smaller files.',
+    STUDIO_DISK_FULL:
+      "The library's disk is full. Free some space, or choose a library folder on another disk in Settings, then download the batch again: nothing is lost, the gateway still holds its images.",
+    STUDIO_LIBRARY_NOT_WRITABLE:
+      'The studio may not write into the library folder. Check its permissions, or choose another folder in Settings, then download the batch again.',
     STUDIO_LIBRARY_DIR_INVALID:
       'That cannot be the library folder: choose a folder you may write to on a disk, not a file or a system location such as /proc, /sys or /dev.',
     STUDIO_EXPORT_FOLDER_INVALID:

@@ -1028,6 +1028,10 @@ export const zhCN: Messages = {
     STUDIO_KEY_MISSING: '此配置没有 API 密钥，请在设置中添加。',
     STUDIO_INVALID_INPUT: '工作室拒绝了无效的输入。',
     STUDIO_BODY_TOO_LARGE: '此次调用的数据过大，工作室无法接收（最多 64 MB），请使用更小的文件。',
+    STUDIO_DISK_FULL:
+      '图库所在的磁盘已满。请释放一些空间，或在设置中选择其他磁盘上的图库文件夹，然后重新下载该批次：不会丢失任何内容，网关仍保留这些图片。',
+    STUDIO_LIBRARY_NOT_WRITABLE:
+      '工作室无权写入图库文件夹。请检查其权限，或在设置中选择其他文件夹，然后重新下载该批次。',
     STUDIO_LIBRARY_DIR_INVALID:
       '该位置不能作为图库文件夹：请选择磁盘上你有写入权限的文件夹，而不是文件或 /proc、/sys、/dev 等系统位置。',
     STUDIO_EXPORT_FOLDER_INVALID:

@@ -25,6 +25,7 @@ import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
+import { diskRefusal } from '../library/disk-refusal';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -169,7 +170,7 @@ export class BatchDownloader {
           await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(result.manifest, null, 2)}\n`);
           await writeFile(join(dir, 'errors.json'), `${JSON.stringify(result.errors, null, 2)}\n`);
         } catch (err) {
-          zipError = StudioError.from(err);
+          zipError = diskRefusal(err, root) ?? StudioError.from(err);
           if (this.final(zipError)) throw zipError;
           if (verified.length) {
             // Cut for good, with whole images in hand: the item route fetches only the rest.
@@ -226,7 +227,7 @@ export class BatchDownloader {
         imagesTotal: images.length,
       });
     } catch (err) {
-      const error = StudioError.from(err);
+      const error = diskRefusal(err, root) ?? StudioError.from(err);
       if (staging) await rm(staging, { recursive: true, force: true });
       const current = this.deps.store.get(profileId, batchId) ?? batch;
       if (error.code === 'BATCH_IMAGE_OUTPUT_DELETED') {
@@ -255,9 +256,14 @@ export class BatchDownloader {
 
   /** Errors no other attempt or route can fix: the outputs are gone, or the batch is. */
   private final(error: StudioError): boolean {
-    return ['BATCH_IMAGE_OUTPUT_DELETED', 'BATCH_IMAGE_NOT_FOUND', 'BATCH_IMAGE_NOT_READY'].includes(
-      error.code,
-    );
+    return [
+      'BATCH_IMAGE_OUTPUT_DELETED',
+      'BATCH_IMAGE_NOT_FOUND',
+      'BATCH_IMAGE_NOT_READY',
+      // Fetched one by one, the images would meet the same disk.
+      'STUDIO_DISK_FULL',
+      'STUDIO_LIBRARY_NOT_WRITABLE',
+    ].includes(error.code);
   }
 
   /**

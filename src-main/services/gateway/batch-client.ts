@@ -1,8 +1,10 @@
 import { createWriteStream } from 'node:fs';
+import { dirname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
+import { diskRefusal } from '../library/disk-refusal';
 import { logCaught } from '../log/studio-log';
 import { redact } from '../secrets/secret-store';
 import { gatewayFetch, readError, readJson, readText, type GatewayResponse } from './gateway-request';
@@ -243,6 +245,9 @@ export class BatchClient {
     try {
       await pipeline(Readable.from(ex.chunks()), counter, createWriteStream(file));
     } catch (err) {
+      // A full or read-only disk is not a network that broke: retrying the download cannot mend it.
+      const disk = diskRefusal(err, dirname(file));
+      if (disk) throw disk;
       logCaught('download body', err);
       throw new StudioError({
         code: 'NETWORK_ERROR',
