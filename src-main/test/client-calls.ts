@@ -32,28 +32,14 @@ const list = (data: unknown[]) => ({ object: 'list', data, has_more: false });
 /** What the rest of the studio relies on in an answer, as the problem it has, or none. */
 type Check = (value: any) => string | undefined;
 const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const COUNTS_AND_AMOUNTS = ['item_count', 'success_count', 'fail_count', 'estimated_cost', 'hold_amount'];
 const batchProblem: Check = (b) => {
   if (!wireBatchSchema.safeParse(b).success) return 'a batch the wire schema refuses';
-  for (const field of [
-    'item_count',
-    'success_count',
-    'fail_count',
-    'estimated_cost',
-    'hold_amount',
-    'created_at',
-  ])
+  for (const field of [...COUNTS_AND_AMOUNTS, 'created_at'])
     if (!finite(b[field])) return `${field} is not a finite number`;
   if (b.actual_cost !== null && !finite(b.actual_cost)) return 'actual_cost is not a finite number';
   // Spending sums these against the budget: none may be below zero.
-  for (const field of [
-    'item_count',
-    'success_count',
-    'fail_count',
-    'estimated_cost',
-    'hold_amount',
-    'actual_cost',
-  ])
-    if (b[field] < 0) return `${field} below zero`;
+  for (const field of [...COUNTS_AND_AMOUNTS, 'actual_cost']) if (b[field] < 0) return `${field} below zero`;
   return undefined;
 };
 const everyOf =
