@@ -13,6 +13,7 @@ import {
   type MouseEvent,
   type Ref,
 } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
 import type { DraftIssue } from '../../src-shared/draft-rules';
@@ -246,7 +247,9 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
             const text = e.target.value;
             if (!text) return;
             const at = draft.items.length;
-            change(draftActions.insertPrompts(at, [text]), `prompt:${at}`);
+            // Drawn at once, so that focus is in the new row's prompt before the next key: a frame
+            // later, a fast typist's next keys made a second row.
+            flushSync(() => change(draftActions.insertPrompts(at, [text]), `prompt:${at}`));
             focusCell({ row: at, col: 1 }, { edit: true });
           }}
           onPaste={onNewRowPaste}
