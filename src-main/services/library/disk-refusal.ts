@@ -9,7 +9,9 @@ export function diskRefusal(err: unknown, folder: string): StudioError | undefin
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new StudioError({ code: 'STUDIO_DISK_FULL', message: `The disk of ${folder} is full.` });
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+  // Not EPERM: on Windows it is what a rename meets while an antivirus or an indexer holds the
+  // file for a moment, which the next attempt gets past.
+  if (code === 'EROFS' || code === 'EACCES')
     return new StudioError({
       code: 'STUDIO_LIBRARY_NOT_WRITABLE',
       message: `The studio may not write into ${folder}.`,
