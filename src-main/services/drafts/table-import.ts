@@ -105,15 +105,16 @@ function fromObjects(format: 'json' | 'jsonl', name: string, records: unknown[])
   });
   checkRowCount(name, objects.length);
   // A Set: ten thousand rows of distinct keys made the list's own search quadratic.
-  const columns = new Set<string>();
-  for (const o of objects) for (const k of Object.keys(o)) columns.add(k);
+  const seen = new Set<string>();
+  for (const o of objects) for (const k of Object.keys(o)) seen.add(k);
+  const columns = [...seen];
   const cell = (v: unknown) =>
     v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   return {
     format,
-    columns: [...columns],
+    columns,
     hasHeader: true,
-    rows: objects.map((o) => [...columns].map((c) => cell(o[c]))),
+    rows: objects.map((o) => columns.map((c) => cell(o[c]))),
   };
 }
 

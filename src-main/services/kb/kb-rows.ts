@@ -87,7 +87,7 @@ export async function checkRows(rows: KbRow[], mode: KbMode): Promise<KbCheckedR
 /** A CSV's rows, read in the encoding its bytes fit (table-text.ts), never garbled into mojibake. */
 export function readKbCsv(name: string, bytes: Uint8Array): KbRow[] {
   const { text } = tableText(name, bytes);
-  const result = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+  const result = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' });
   if (result.data.length === 0)
     throw new StudioError({ code: 'STUDIO_IMPORT_UNREADABLE', message: 'The CSV has no rows.' });
   const [first, ...rest] = result.data;
