@@ -9,15 +9,15 @@ import { call, waitUntil } from './studio-fixture';
 
 const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
 writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
+// Items fail only where a prompt says [fail]: the preview test's one item must succeed, and the
+// sandbox's default (8 %) left it waiting for a download that never came, one run in twelve.
+process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE = '0';
 const { host, services } = await startBrowserMode({
   port: 0,
   dataDir: mkdtempSync(join(tmpdir(), 'studio-images-')),
   rendererDir,
   sandboxTimeScale: 1000,
 });
-// The preview test's one item must succeed: the sandbox fails 8 % of items by default, which
-// left that test waiting for a download that never came, about one run in twelve.
-services.sandbox.config.itemFailureRate = 0;
 afterAll(async () => {
   await host.close();
   await services.close();
