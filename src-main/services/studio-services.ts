@@ -133,7 +133,8 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
-  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change));
+  const person = () => ({ id: settings.get().personId, name: settings.get().personName });
+  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change), person);
   const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>

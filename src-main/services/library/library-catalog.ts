@@ -9,6 +9,7 @@ import type {
   LibraryResult,
 } from '../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
+import type { Person } from './catalog-marks';
 import { CatalogIndexing } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
@@ -29,12 +30,20 @@ export class LibraryCatalog {
   private readonly reading: CatalogReading;
   private readonly marks: CatalogMarks;
 
-  constructor(root: () => string, onChange: (change: LibraryChanged) => void = () => undefined) {
+  /**
+   * @param person this studio's person: their own marks are the ones set, undone and filtered as
+   *   "mine"; everyone's are read (review-files.ts)
+   */
+  constructor(
+    root: () => string,
+    onChange: (change: LibraryChanged) => void = () => undefined,
+    person: () => Person = () => ({ id: 'studio', name: '' }),
+  ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
     this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
-    this.indexing = new CatalogIndexing(root, this.catalog, onChange);
-    this.reading = new CatalogReading(this.catalog, this.indexing);
-    this.marks = new CatalogMarks(this.catalog, this.reading);
+    this.indexing = new CatalogIndexing(root, this.catalog, onChange, () => person().id);
+    this.reading = new CatalogReading(this.catalog, this.indexing, person);
+    this.marks = new CatalogMarks(this.catalog, this.reading, person);
   }
 
   sync(): Promise<boolean> {
