@@ -247,7 +247,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       openPath: options.openPath,
       language: () => settings.get().language,
     }),
-    ...collectionHandlers(new Collections(libraryDir), library),
+    ...collectionHandlers(new Collections(libraryDir, person), library),
     ...reuseHandlers(
       new ImageReuse({
         library,
