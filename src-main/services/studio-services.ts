@@ -29,6 +29,7 @@ import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
+import { PersonPresence, studioIdOf } from './people/person-presence';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
@@ -97,6 +98,10 @@ export interface StudioServices {
   sends: SendGuard;
   updates: UpdateService;
   sandbox: Sandbox;
+  /** This studio's id on a shared library: its staging, journal and presence are named by it. */
+  studioId: string;
+  /** Writes this studio's presence and looks for a copy of its person now (it does so every minute). */
+  presence: Pick<PersonPresence, 'tick'>;
   close(): Promise<void>;
 }
 
@@ -135,6 +140,20 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const libraryDir = () => settings.get().libraryDir;
   const person = () => ({ id: settings.get().personId, name: settings.get().personName });
   const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change), person);
+  // This studio among the others on a shared library: its own id (by machine and data folder),
+  // and its person told apart from a copy of its data folder still in use elsewhere.
+  const studioId = studioIdOf(options.dataDir);
+  const presence = new PersonPresence({
+    root: libraryDir,
+    studioId,
+    person,
+    since: () => settings.personSince(),
+    onCopied: ({ host }) => {
+      settings.newPersonId({ code: 'PERSON_ID_COPIED', host });
+      logInfo(`another studio on ${host} holds this person id: this one takes a new id`);
+      void library.sync();
+    },
+  });
   const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
@@ -273,6 +292,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   });
   await batches.start();
   updates.start();
+  presence.start();
   return {
     dispatch,
     events,
@@ -284,8 +304,11 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     sends,
     updates,
     sandbox,
+    studioId,
+    presence,
     close: async () => {
       updates.stop();
+      presence.stop();
       batches.stop();
       libraryWatch.stop();
       hashing.stop();
