@@ -7,8 +7,8 @@ import { join } from 'node:path';
 
 // Two real Syncthing instances on this machine, for tests of a library kept in step by a sync tool.
 // Everything that could leave the machine is off: discovery (global and local), relays, NAT traversal,
-// usage and crash reporting, upgrades. Each instance listens on 127.0.0.1 only, knows the other by its
-// exact address, and has a home (and HOME) of its own.
+// usage and crash reporting, upgrades. Each instance listens on 127.0.0.1 only, has a home (and HOME)
+// of its own, and knows the other by device id; A dials B at its exact address (see device()).
 
 /** Debian's package; the tests skip with this reason when it is missing. */
 export const syncthingMissing: string | undefined =
@@ -49,8 +49,13 @@ export interface SyncthingPair {
   /** Until both sides are connected, idle, need nothing and see the other at 100 %. */
   waitInSync(timeoutMs?: number): Promise<void>;
   /** Until `predicate` holds for the file's bytes on one side (undefined while it is missing). */
-  waitFor(side: Side, relPath: string, predicate: (bytes: Buffer | undefined) => boolean, timeoutMs?: number): Promise<Buffer | undefined>;
-  /** Pauses the link between the two (each pauses the other device), or resumes it. */
+  waitFor(
+    side: Side,
+    relPath: string,
+    predicate: (bytes: Buffer | undefined) => boolean,
+    timeoutMs?: number,
+  ): Promise<Buffer | undefined>;
+  /** Pauses the link between the two (each pauses the other device) until it is down, or resumes it until it is up. */
   pause(): Promise<void>;
   resume(): Promise<void>;
   /** Stops both instances (SIGTERM, then SIGKILL) and removes their homes; the folders stay. */
@@ -124,7 +129,7 @@ function config(self: Instance, peer: Instance, folderId: string): string {
         <globalAnnounceServer></globalAnnounceServer>
         <globalAnnounceEnabled>false</globalAnnounceEnabled>
         <localAnnounceEnabled>false</localAnnounceEnabled>
-        <reconnectionIntervalS>1</reconnectionIntervalS>
+        <reconnectionIntervalS>5</reconnectionIntervalS>
         <relaysEnabled>false</relaysEnabled>
         <startBrowser>false</startBrowser>
         <natEnabled>false</natEnabled>
@@ -157,7 +162,17 @@ wait $st`;
 function start(self: Instance): void {
   const child = spawn(
     'sh',
-    ['-c', WATCHDOG, 'sh', 'serve', `--home=${self.home}`, '--no-browser', '--no-restart', '--no-upgrade', '--no-default-folder'],
+    [
+      '-c',
+      WATCHDOG,
+      'sh',
+      'serve',
+      `--home=${self.home}`,
+      '--no-browser',
+      '--no-restart',
+      '--no-upgrade',
+      '--no-default-folder',
+    ],
     {
       detached: false,
       env: {
@@ -171,7 +186,10 @@ function start(self: Instance): void {
       },
     },
   );
-  child.stdout.on('data', (chunk: Buffer) => (self.pid ??= Number(/^pid (\d+)$/m.exec(chunk.toString())?.[1])));
+  child.stdout.on(
+    'data',
+    (chunk: Buffer) => (self.pid ??= Number(/^pid (\d+)$/m.exec(chunk.toString())?.[1])),
+  );
   child.stderr.resume();
   self.child = child;
 }
@@ -206,20 +224,20 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
   if (syncthingMissing) throw new Error(syncthingMissing);
   const folderId = options.folderId ?? 'library';
   const root = mkdtempSync(join(tmpdir(), 'syncthing-pair-'));
-  const ports = await freePorts(4);
+  const [guiA = 0, syncA = 0, guiB = 0, syncB = 0] = await freePorts(4);
   const make = (side: Side, dir: string, guiPort: number, syncPort: number): Instance => {
     const home = join(root, side);
     mkdirSync(home, { recursive: true });
     const deviceId = generate(home);
     return { side, home, dir, deviceId, apiKey: randomBytes(16).toString('hex'), guiPort, syncPort };
   };
-  const a = make('a', options.dirA, ports[0], ports[1]);
-  const b = make('b', options.dirB, ports[2], ports[3]);
+  const a = make('a', options.dirA, guiA, syncA);
+  const b = make('b', options.dirB, guiB, syncB);
   const bySide = { a, b };
   const other = (self: Instance) => (self === a ? b : a);
   for (const self of [a, b]) {
     writeFileSync(join(self.home, 'config.xml'), config(self, other(self), folderId));
-    // The folder marker Syncthing insists on before it syncs into an existing folder.
+    // The marker Syncthing looks for in a folder's root (as it makes when a person shares a folder).
     mkdirSync(join(self.dir, '.stfolder'), { recursive: true });
     if (options.ignores) writeFileSync(join(self.dir, '.stignore'), options.ignores.join('\n') + '\n');
   }
@@ -228,7 +246,10 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
     const self = bySide[side];
     const res = await fetch(`http://127.0.0.1:${self.guiPort}${path}`, {
       method,
-      headers: { 'X-API-Key': self.apiKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        'X-API-Key': self.apiKey,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -236,7 +257,11 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
     return text ? (JSON.parse(text) as unknown) : undefined;
   };
 
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
+  const until = async <T>(
+    what: string,
+    probe: () => Promise<T | undefined>,
+    timeoutMs: number,
+  ): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     let last: unknown;
     for (;;) {
@@ -250,16 +275,21 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
       }
       if (Date.now() > deadline) {
         const logs = [a, b].map((s) => `--- ${s.side} ---\n${logTail(s)}`).join('\n');
-        throw new Error(`syncthing pair: timed out waiting for ${what} (${String(last ?? 'no error')})\n${logs}`);
+        throw new Error(
+          `syncthing pair: timed out waiting for ${what} (${String(last ?? 'no error')})\n${logs}`,
+        );
       }
       await sleep(200);
     }
   };
 
   const folder = encodeURIComponent(folderId);
+  const connected = async (self: Instance) => {
+    const connections = (await rest(self.side, 'GET', '/rest/system/connections')) as any;
+    return connections.connections?.[other(self).deviceId]?.connected === true;
+  };
   const sideInSync = async (self: Instance) => {
     const peer = other(self);
-    const connections = (await rest(self.side, 'GET', '/rest/system/connections')) as any;
     const status = (await rest(self.side, 'GET', `/rest/db/status?folder=${folder}`)) as any;
     const completion = (await rest(
       self.side,
@@ -267,7 +297,7 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
       `/rest/db/completion?folder=${folder}&device=${peer.deviceId}`,
     )) as any;
     return (
-      connections.connections?.[peer.deviceId]?.connected === true &&
+      (await connected(self)) &&
       status.state === 'idle' &&
       status.needTotalItems === 0 &&
       status.pullErrors === 0 &&
@@ -279,7 +309,7 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
 
   const stop = async () => {
     await Promise.all([stopOne(a), stopOne(b)]);
-    if (!process.env.KEEPST) rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   };
 
   const pair: SyncthingPair = {
@@ -312,17 +342,35 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
           return undefined;
         }
       };
-      const found = await until(`${relPath} on ${side}`, async () => {
-        const bytes = read();
-        return predicate(bytes) ? { bytes } : undefined;
-      }, timeoutMs);
+      const found = await until(
+        `${relPath} on ${side}`,
+        async () => {
+          const bytes = read();
+          return predicate(bytes) ? { bytes } : undefined;
+        },
+        timeoutMs,
+      );
       return found.bytes;
     },
     async pause() {
-      await Promise.all([a, b].map((s) => rest(s.side, 'POST', `/rest/system/pause?device=${other(s).deviceId}`)));
+      await Promise.all(
+        [a, b].map((s) => rest(s.side, 'POST', `/rest/system/pause?device=${other(s).deviceId}`)),
+      );
+      await until(
+        'the link to drop',
+        async () => ((await connected(a)) || (await connected(b)) ? undefined : true),
+        30_000,
+      );
     },
     async resume() {
-      await Promise.all([a, b].map((s) => rest(s.side, 'POST', `/rest/system/resume?device=${other(s).deviceId}`)));
+      await Promise.all(
+        [a, b].map((s) => rest(s.side, 'POST', `/rest/system/resume?device=${other(s).deviceId}`)),
+      );
+      await until(
+        'the link to return',
+        async () => ((await connected(a)) && (await connected(b)) ? true : undefined),
+        30_000,
+      );
     },
     stop,
   };
@@ -331,7 +379,11 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
     // B listens before A dials it, so that A's first dial succeeds (the next try is 5 s later).
     for (const self of [b, a]) {
       start(self);
-      await until(`${self.side}'s REST API`, async () => (await rest(self.side, 'GET', '/rest/system/ping')) && true, 30_000);
+      await until(
+        `${self.side}'s REST API`,
+        async () => (await rest(self.side, 'GET', '/rest/system/ping')) && true,
+        30_000,
+      );
     }
     await pair.waitInSync(30_000);
   } catch (err) {
