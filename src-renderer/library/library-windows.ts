@@ -6,6 +6,7 @@ import type {
   LibraryQuery,
   LibraryResult,
 } from '../../src-shared/library-view';
+import type { TeamMarks } from '../../src-shared/person';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { queryKey } from '../app/studio-queries';
 
@@ -16,7 +17,11 @@ import { queryKey } from '../app/studio-queries';
  */
 export const WINDOW = 200;
 
-export type MarkPatch = { mark?: LibraryImage['mark']; stars?: number };
+/**
+ * A change to one image's marks. `team`: the team's marks as the main process now counts them
+ * (null: nobody else has marked it); left out by a key press, which knows only the person's own.
+ */
+export type MarkPatch = { mark?: LibraryImage['mark']; stars?: number; team?: TeamMarks | null };
 
 /** Marks on their way to disk, one call at a time in key-press order (so the last choice is written last). */
 let markWrites = Promise.resolve();
@@ -87,7 +92,11 @@ export async function idsBetween(
 
 /** Whether a list's membership or order depends on marks, so a mark can make its windows wrong. */
 const dependsOnMarks = (input: LibraryQuery) =>
-  (input.review ?? 'any') !== 'any' || (input.minStars ?? 0) > 0 || input.sort === 'stars';
+  (input.review ?? 'any') !== 'any' ||
+  (input.minStars ?? 0) > 0 ||
+  input.sort === 'stars' ||
+  !!input.agreement ||
+  !!input.minPicks;
 
 /**
  * Writes marks into every cached window, in place: only the windows holding those images change,
@@ -105,9 +114,12 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
       if (!patch) return item;
       const mark = patch.mark !== undefined ? patch.mark : item.mark;
       const stars = patch.stars ?? item.stars;
-      if (mark === item.mark && stars === item.stars) return item;
+      const team = patch.team === undefined ? item.team : (patch.team ?? undefined);
+      if (mark === item.mark && stars === item.stars && team === item.team) return item;
       changed = true;
-      return { ...item, mark, stars };
+      const next = { ...item, mark, stars, team };
+      if (!team) delete next.team;
+      return next;
     });
     return changed ? { ...window, items } : window;
   });
@@ -120,7 +132,9 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
 }
 
 export const marksFromEvent = (marks: LibraryMarkChange[]) =>
-  new Map<string, MarkPatch>(marks.map((m) => [m.id, { mark: m.mark, stars: m.stars }]));
+  new Map<string, MarkPatch>(
+    marks.map((m) => [m.id, { mark: m.mark, stars: m.stars, team: m.team ?? null }]),
+  );
 
 /**
  * Images by id, for compare: from any cached window first, then one `library.detail` per image the
