@@ -131,9 +131,17 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
   });
 }
 
-export const marksFromEvent = (marks: LibraryMarkChange[]) =>
+/**
+ * A marks event as patches. An image with this person's own mark still on its way (`inFlight`)
+ * takes only the team's marks from it: the screen already shows the newest key press, which an
+ * earlier write's echo must not undo, but the others' marks it carries are news either way.
+ */
+export const marksFromEvent = (marks: LibraryMarkChange[], inFlight: (id: string) => boolean = () => false) =>
   new Map<string, MarkPatch>(
-    marks.map((m) => [m.id, { mark: m.mark, stars: m.stars, team: m.team ?? null }]),
+    marks.map((m) => [
+      m.id,
+      inFlight(m.id) ? { team: m.team ?? null } : { mark: m.mark, stars: m.stars, team: m.team ?? null },
+    ]),
   );
 
 /**
