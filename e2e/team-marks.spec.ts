@@ -151,3 +151,42 @@ test("the team's marks show on the cells and in the loupe, filter the library, a
   await screenshot(page, 'library-team-zh-CN');
   await studio.call('settings.update', { language: 'en' });
 });
+
+test('a studio whose data folder was copied from a computer still in use says so in Settings, in words', async ({
+  page,
+  studio,
+}) => {
+  await studio.call('settings.update', { personName: 'Ana' });
+  // As the studio leaves it once it has found its person id in use on studio-b.local and taken a new one.
+  await studio.restart(() => {
+    const file = join(studio.dataDir, 'settings.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(stored.personId).toMatch(/^[0-9a-f]{12}$/);
+    const notice = {
+      code: 'PERSON_ID_COPIED',
+      host: 'studio-b.local',
+      previousId: 'a0b1c2d3e4f5',
+      at: Date.now(),
+    };
+    writeFileSync(file, JSON.stringify({ ...stored, personNotice: notice }));
+  });
+  await openScreen(page, studio, 'Settings');
+  const you = page.getByTestId('settings-person');
+  await expect(you.getByRole('heading', { name: 'You' })).toBeVisible();
+  await expect(you).toContainText('A label your team sees beside your picks and rejects, not a login');
+  await expect(page.getByTestId('settings-person-notice')).toHaveText(
+    "This studio's settings were copied from another computer (studio-b.local) that is still in use, so it now marks as a new person. Marks made before stay with the other.",
+  );
+  // Too long a name is refused in words, and the one saved stays.
+  const saved = await page.getByTestId('settings-person-name').inputValue();
+  await page.getByTestId('settings-person-name').fill('x'.repeat(61));
+  await page.getByTestId('settings-person-name').blur();
+  await expect(page.getByTestId('settings-person-name-problem')).toHaveText(
+    'A name can be at most 60 characters.',
+  );
+  expect((await studio.call('settings.get')).personName).toBe(saved);
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.getByTestId('settings-person-notice')).toContainText('（studio-b.local）');
+  await expect(page.getByTestId('settings-person-name-problem')).toHaveText('名称最多 60 个字符。');
+  await page.getByTestId('language-select').selectOption('en');
+});

@@ -17,7 +17,8 @@ export function PersonSection() {
   const update = useStudioMutation('settings.update', { invalidates: ['people.me'] });
   const saved = settings.data?.personName ?? '';
   const [name, setName] = useState(saved);
-  const [problem, setProblem] = useState<string>();
+  // Kept as which problem, not its words: a change of language tells it again in the new one.
+  const [problem, setProblem] = useState<'empty' | 'tooLong'>();
   const [done, setDone] = useState(false);
   useEffect(() => setName(saved), [saved]);
   if (!settings.data) return null;
@@ -26,7 +27,7 @@ export function PersonSection() {
     const parsed = personNameSchema.safeParse(name);
     if (!parsed.success) {
       setDone(false);
-      setProblem(name.trim() ? t('team.nameTooLong', { max: PERSON_NAME_MAX }) : t('team.nameEmpty'));
+      setProblem(name.trim() ? 'tooLong' : 'empty');
       return;
     }
     setProblem(undefined);
@@ -61,7 +62,7 @@ export function PersonSection() {
         </div>
         {problem && (
           <p className="error-text" role="alert" data-testid="settings-person-name-problem">
-            {problem}
+            {problem === 'empty' ? t('team.nameEmpty') : t('team.nameTooLong', { max: PERSON_NAME_MAX })}
           </p>
         )}
         <p className="help" id={`${id}-name-help`}>
