@@ -101,16 +101,16 @@ test("the team's marks show on the cells and in the loupe, filter the library, a
   // Picked by at least two people: the one we both picked.
   await page.getByTestId('library-min-picks').selectOption('2');
   await expect(page.getByTestId('library-count')).toContainText('1 of 6');
-  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[1]);
+  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[1]!);
   await page.getByTestId('library-min-picks').selectOption('0');
   await page.getByTestId('library-whose').selectOption('mine');
   await page.getByTestId('library-review').selectOption('any');
   // The team disagrees where I rejected what Wei picked; agrees where we both picked.
   await page.getByTestId('library-agreement').selectOption('disagree');
   await expect(page.getByTestId('library-count')).toContainText('1 of 6');
-  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[0]);
+  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[0]!);
   await page.getByTestId('library-agreement').selectOption('agree');
-  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[1]);
+  await expect(page.getByTestId('library-cell')).toHaveAttribute('data-id', ids[1]!);
   await page.getByTestId('library-agreement').selectOption('');
   await expect(page.getByTestId('library-count')).toContainText('6 of 6');
 

@@ -17,11 +17,13 @@ import { queryKey } from '../app/studio-queries';
  */
 export const WINDOW = 200;
 
+export type MarkPatch = { mark?: LibraryImage['mark']; stars?: number };
+
 /**
- * A change to one image's marks. `team`: the team's marks as the main process now counts them
- * (null: nobody else has marked it); left out by a key press, which knows only the person's own.
+ * A mark change as the cache takes it: with `team`, the team's marks as the main process now counts
+ * them (null: nobody else has marked it), which only its events know; a key press leaves it out.
  */
-export type MarkPatch = { mark?: LibraryImage['mark']; stars?: number; team?: TeamMarks | null };
+type CachePatch = MarkPatch & { team?: TeamMarks | null };
 
 /** Marks on their way to disk, one call at a time in key-press order (so the last choice is written last). */
 let markWrites = Promise.resolve();
@@ -104,7 +106,7 @@ const dependsOnMarks = (input: LibraryQuery) =>
  * lists that a mark could reorder or filter, and that no one shows now, are marked stale so they
  * are asked again when next shown (the visible list stays as it is while one culls).
  */
-export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>): void {
+export function patchMarks(client: QueryClient, changes: Map<string, CachePatch>): void {
   if (!changes.size) return;
   client.setQueriesData<LibraryResult>({ queryKey: ['library.query'] }, (window) => {
     if (!window) return window;
@@ -137,7 +139,7 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
  * earlier write's echo must not undo, but the others' marks it carries are news either way.
  */
 export const marksFromEvent = (marks: LibraryMarkChange[], inFlight: (id: string) => boolean = () => false) =>
-  new Map<string, MarkPatch>(
+  new Map<string, CachePatch>(
     marks.map((m) => [
       m.id,
       inFlight(m.id) ? { team: m.team ?? null } : { mark: m.mark, stars: m.stars, team: m.team ?? null },
