@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
 import { BatchSelect } from './BatchSelect';
 import { useLibraryPrefs } from './library-prefs';
-import { TeamFilters, teamFiltersSet } from './TeamFilters';
+import { TeamFilters, teamFiltersSet, WhoseFilter } from './TeamFilters';
 
 /**
  * Typing pauses this long before the search is asked: one query per burst of keys, not per letter.
@@ -128,7 +128,7 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
           <option value="unrated">{t('library.unrated')}</option>
         </select>
       </label>
-      <TeamFilters filter={filter} overview={overview} onChange={onChange} />
+      <WhoseFilter filter={filter} overview={overview} onChange={onChange} />
       <label className="inline-field">
         <span>{t('library.minStars')}</span>
         <select value={filter.minStars} onChange={(e) => onChange({ minStars: Number(e.target.value) })}>
@@ -170,6 +170,7 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
           <option value="one-similar">{t('library.stacksOneSimilar')}</option>
         </select>
       </label>
+      <TeamFilters filter={filter} overview={overview} onChange={onChange} />
     </>
   );
 }
