@@ -21,6 +21,12 @@ export function PersonSection() {
   const [problem, setProblem] = useState<'empty' | 'tooLong'>();
   const [done, setDone] = useState(false);
   useEffect(() => setName(saved), [saved]);
+  // A new person id (this studio found its old one in use elsewhere) comes with its notice: asked again.
+  const personId = settings.data?.personId;
+  const refetchMe = me.refetch;
+  useEffect(() => {
+    if (personId) void refetchMe();
+  }, [personId, refetchMe]);
   if (!settings.data) return null;
 
   function save() {
