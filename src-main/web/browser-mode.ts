@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudioServices } from '../services/studio-services';
 import { servicesGate } from './services-start';
+import { warmUp } from './services-warm-up';
 import { startWebHost, type WebHost } from './web-host';
 
 export interface BrowserModeOptions {
@@ -41,7 +42,9 @@ export async function startBrowserMode(
   // services and every library they use) takes the thread for a good part of a second, which
   // neither the address nor the page's files wait for.
   let begin!: () => void;
+  let warmedUp: Promise<void> = Promise.resolve();
   const services = new Promise<void>((resolveBegin) => (begin = resolveBegin))
+    .then(() => warmedUp)
     .then(() => import('./browser-services'))
     .then((m) => m.createBrowserServices(dataDir, options.sandboxTimeScale));
   // Armed once the host listens: its timers run from then, and a host that does not start leaves
@@ -57,6 +60,8 @@ export async function startBrowserMode(
   });
   onAddress?.(host.url);
   gate.arm();
+  // Their packages load meanwhile, a step at a time between the page's files (services-warm-up.ts).
+  warmedUp = warmUp(gate, () => import('./browser-services'));
   try {
     return { host, services: await services };
   } catch (err) {
