@@ -61,7 +61,8 @@ export async function startBrowserMode(
   onAddress?.(host.url);
   gate.arm();
   // Their packages load meanwhile, a step at a time between the page's files (services-warm-up.ts).
-  warmedUp = warmUp(gate, () => import('./browser-services'));
+  // Loaded, they start at the next quiet moment: what is left is short, and mostly waits on disk.
+  warmedUp = warmUp(gate, () => import('./browser-services')).then(() => gate.wanted());
   try {
     return { host, services: await services };
   } catch (err) {
