@@ -30,8 +30,9 @@ function defaultRendererDir(): string {
 
 /**
  * Browser mode: the web host listens first, so its address is known (and printed, `onAddress`)
- * within a bare server's start; the page loads its files, and the services load and start behind
- * it (services-start.ts), API calls waiting for them.
+ * within a bare server's start; the page loads its files, and the services' packages load a step
+ * at a time between them (services-warm-up.ts), then the services start at a quiet moment
+ * (services-start.ts), API calls waiting for them.
  */
 export async function startBrowserMode(
   options: BrowserModeOptions = {},

@@ -24,12 +24,13 @@ const LATEST_MS = 3000;
  * When browser mode starts its services. Loading them takes the thread for most of a second (every
  * service and the libraries they use), and nothing else is answered meanwhile: begun as soon as
  * the host listened, they held back the page's own files, and its first screen waited 300 ms for
- * its HTML. So they start once the page is in: once a script of it was sent (the host names one
- * `wanted`: the first screen's files are all asked for with it, see build/first-screen-preload.ts,
- * and the browser runs them while the services load) or at the first call that needs them, when
- * none of its files is still being sent, or FALLBACK_MS after
- * the host listened (`arm`) when nobody asks; LATEST_MS after it in any case. Before `arm`, only a
- * request can start them, and none comes before the host listens.
+ * its HTML. So they start when `wanted`, at a moment none of the page's files is being sent:
+ * once their packages have loaded between the page's files (services-warm-up.ts; browser-mode.ts
+ * then names them wanted), once a script of the page was sent (the first screen's files are all
+ * asked for with it, build/first-screen-preload.ts, and the browser runs them meanwhile), or at the
+ * first call that needs them; or FALLBACK_MS after the host listened (`arm`) when nobody asks;
+ * LATEST_MS after it in any case. Before `arm`, only a request can start them, and none comes
+ * before the host listens.
  */
 export function servicesGate(
   start: () => void,
