@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { CONTENT_SECURITY_POLICY } from './src-main/web/web-host';
 import { IMAGE_SCHEME } from './src-shared/image-paths';
+import { firstScreenPreload } from './build/first-screen-preload';
 
 /**
  * The built page carries the strict CSP the browser-mode server also sends as a header (minus
@@ -48,7 +49,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react(), contentSecurityPolicy()],
+    plugins: [react(), contentSecurityPolicy(), firstScreenPreload('src-renderer/compose/ComposeScreen.tsx')],
     build: {
       outDir: 'out/renderer',
       // electron-vite leaves the page unminified; minifying it more than halves what the window loads.

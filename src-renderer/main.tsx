@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App, firstScreenLoaded } from './app/App';
 import { connectStudio } from './app/studio-client';
 import { StudioContext } from './app/studio-context';
-import i18n from './i18n/i18n';
+import i18n, { guessLanguage, languageReady } from './i18n/i18n';
 // Tokens, then what every screen shares, then the shell; each screen brings its own styles.
 import './styles/tokens.css';
 import './styles/base.css';
@@ -12,7 +12,11 @@ import './shell/shell.css';
 
 const root = createRoot(document.getElementById('root')!);
 // Before the connection: the screen's files are asked for ahead of the first call.
-const firstScreen = firstScreenLoaded().catch(() => undefined);
+// The browser's language too, when it is not English (its messages are a chunk of their own).
+const firstScreen = Promise.all([
+  firstScreenLoaded(),
+  languageReady(guessLanguage()).catch(() => undefined),
+]).catch(() => undefined);
 const studio = connectStudio();
 
 if (!studio) {

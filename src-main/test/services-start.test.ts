@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { servicesGate } from '../web/services-start';
+import { startWebHost } from '../web/web-host';
 
 describe('browser mode starts its services once the page is in', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -78,5 +82,39 @@ describe('browser mode starts its services once the page is in', () => {
     expect(start).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(start).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets the services load their packages only at moments no file of the page is being sent', async () => {
+    const gate = servicesGate(vi.fn());
+    gate.arm();
+    const file = gate.sending();
+    let idle = false;
+    void gate.idle().then(() => (idle = true));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(idle).toBe(false);
+    file();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(idle).toBe(true);
+  });
+});
+
+describe('the web host tells the gate of the page loading', () => {
+  it('names a script sent a page whose calls follow, and the HTML alone not', async () => {
+    const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
+    mkdirSync(join(rendererDir, 'assets'));
+    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    const gate = { sending: vi.fn(() => () => undefined), wanted: vi.fn() };
+    const host = await startWebHost({ services: new Promise(() => undefined), rendererDir, gate });
+    try {
+      expect((await fetch(`${host.origin}/`)).status).toBe(200);
+      expect(gate.sending).toHaveBeenCalledTimes(1);
+      expect(gate.wanted).not.toHaveBeenCalled();
+      const script = await fetch(`${host.origin}/assets/app.js`);
+      expect(await script.text()).toBe('console.log(1)');
+      await vi.waitFor(() => expect(gate.wanted).toHaveBeenCalled());
+    } finally {
+      await host.close();
+    }
   });
 });

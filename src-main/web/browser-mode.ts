@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudioServices } from '../services/studio-services';
 import { servicesGate } from './services-start';
+import { warmUp } from './services-warm-up';
 import { startWebHost, type WebHost } from './web-host';
 
 export interface BrowserModeOptions {
@@ -29,8 +30,9 @@ function defaultRendererDir(): string {
 
 /**
  * Browser mode: the web host listens first, so its address is known (and printed, `onAddress`)
- * within a bare server's start; the page loads its files, and the services load and start behind
- * it (services-start.ts), API calls waiting for them.
+ * within a bare server's start; the page loads its files, and the services' packages load a step
+ * at a time between them (services-warm-up.ts), then the services start at a quiet moment
+ * (services-start.ts), API calls waiting for them.
  */
 export async function startBrowserMode(
   options: BrowserModeOptions = {},
@@ -41,7 +43,9 @@ export async function startBrowserMode(
   // services and every library they use) takes the thread for a good part of a second, which
   // neither the address nor the page's files wait for.
   let begin!: () => void;
+  let warmedUp: Promise<void> = Promise.resolve();
   const services = new Promise<void>((resolveBegin) => (begin = resolveBegin))
+    .then(() => warmedUp)
     .then(() => import('./browser-services'))
     .then((m) => m.createBrowserServices(dataDir, options.sandboxTimeScale));
   // Armed once the host listens: its timers run from then, and a host that does not start leaves
@@ -57,6 +61,9 @@ export async function startBrowserMode(
   });
   onAddress?.(host.url);
   gate.arm();
+  // Their packages load meanwhile, a step at a time between the page's files (services-warm-up.ts).
+  // Loaded, they start at the next quiet moment: what is left is short, and mostly waits on disk.
+  warmedUp = warmUp(gate, () => import('./browser-services')).then(() => gate.wanted());
   try {
     return { host, services: await services };
   } catch (err) {

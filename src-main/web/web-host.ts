@@ -324,6 +324,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const sent = options.gate?.sending();
     if (sent) res.once('close', sent);
+    // A script sent is a page loading: its calls follow once it has run, and the services start as
+    // soon as its other files are sent, while the browser runs them, rather than at its first call.
+    if (extname(file) === '.js') res.once('close', () => options.gate?.wanted());
     createReadStream(file).pipe(res);
   }
 

@@ -1,3 +1,4 @@
+import { useIsFetching } from '@tanstack/react-query';
 import { Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveBatches } from '../batches/use-live-batches';
@@ -37,6 +38,18 @@ export function firstScreenLoaded(): Promise<unknown> {
   return SCREEN_COMPONENTS[useNavigation.getState().screen].load();
 }
 
+/**
+ * Fetches the other screens' chunks (most of the window's script) once the first screen has its
+ * data: begun at the first idle moment, while its calls were still out, they competed with them for
+ * the page and the studio. A component of its own, so the count of calls re-renders only it.
+ */
+function ScreenPreloader({ settingsIn }: { settingsIn: boolean }) {
+  const fetching = useIsFetching();
+  const firstDataIn = settingsIn && fetching === 0;
+  useEffect(() => (firstDataIn ? preloadScreens() : undefined), [firstDataIn]);
+  return null;
+}
+
 /** Shown, and announced, for the moment a screen's chunk takes to arrive. */
 function ScreenLoading() {
   const { t } = useTranslation();
@@ -56,7 +69,6 @@ export function App() {
   useKbPushEvents();
   // Once for the whole window: the top bar's meter and the Batches chart share the same queries.
   useSpendingFreshness();
-  useEffect(preloadScreens, []);
   const settings = useStudioQuery('settings.get');
   useAppliedTheme(settings.data?.theme);
   useEffect(() => {
@@ -100,6 +112,7 @@ export function App() {
           </ScreenErrorBoundary>
         </main>
       </div>
+      <ScreenPreloader settingsIn={settings.data !== undefined} />
       <ShellErrorBoundary part="shortcuts">
         <ShortcutsHost />
       </ShellErrorBoundary>

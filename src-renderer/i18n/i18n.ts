@@ -1,16 +1,43 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { I18N_OPTIONS } from '../../src-shared/i18n/translator';
+import { en, type Messages } from '../../src-shared/i18n/en';
+import { I18N_BASE_OPTIONS } from '../../src-shared/i18n/i18n-options';
 import type { Language } from '../../src-shared/settings';
 
 export function guessLanguage(): Language {
   return /^zh/i.test(navigator.language) ? 'zh-CN' : 'en';
 }
 
-void i18next.use(initReactI18next).init({ ...I18N_OPTIONS, lng: guessLanguage() });
+/**
+ * English comes with the window's first script (every language falls back to it); the others are
+ * chunks of their own, fetched when they are the language: 34 KB of Chinese no longer delays an
+ * English window, nor English a Chinese one more than that chunk.
+ */
+const OTHER_LANGUAGES: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
+  'zh-CN': async () => (await import('../../src-shared/i18n/zh-CN')).zhCN,
+};
+
+void i18next.use(initReactI18next).init({
+  ...I18N_BASE_OPTIONS,
+  resources: { en: { translation: en } },
+  lng: 'en',
+  initAsync: false,
+});
+
+/** The language last asked for: a chunk arriving late never switches away from a later choice. */
+let wanted: Language = 'en';
+
+/** The language's messages loaded, and the window switched to it. */
+export async function languageReady(language: Language): Promise<void> {
+  wanted = language;
+  if (language !== 'en' && !i18next.hasResourceBundle(language, 'translation'))
+    i18next.addResourceBundle(language, 'translation', await OTHER_LANGUAGES[language]());
+  if (wanted === language && i18next.language !== language) await i18next.changeLanguage(language);
+}
 
 export function applyLanguage(language: Language): void {
-  if (i18next.language !== language) void i18next.changeLanguage(language);
+  // A language chunk that cannot load (the host restarting) leaves the window in English.
+  void languageReady(language).catch(() => undefined);
   document.documentElement.lang = language;
 }
 

@@ -1,18 +1,16 @@
 import i18next, { type i18n, type InitOptions, type TFunction } from 'i18next';
 import type { Language } from '../settings';
 import { en } from './en';
+import { I18N_BASE_OPTIONS } from './i18n-options';
 import { zhCN } from './zh-CN';
 
 /**
  * How the studio's messages are looked up and filled in, the same in the window (the renderer's
  * i18n.ts) and outside it, so a `{{name}}`, a plural form or a language falls back alike everywhere.
  */
-export const I18N_OPTIONS = {
+const I18N_OPTIONS = {
+  ...I18N_BASE_OPTIONS,
   resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
-  fallbackLng: 'en',
-  // Messages go into React text, native dialogs, notifications and PDFs, never into HTML.
-  interpolation: { escapeValue: false },
-  returnNull: false,
 } satisfies InitOptions;
 
 let outsideWindow: i18n | undefined;
