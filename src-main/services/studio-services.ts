@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo, ContextMenuRequest } from '../../src-shared/studio-api';
 import type { StudioErrorView } from '../../src-shared/studio-error';
@@ -27,6 +28,7 @@ import { kbClientOf } from './kb/kb-targets';
 import { ExportDownloads } from './library/export-downloads';
 import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
+import { LibraryHomes } from './library/library-home';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
 import { Collections } from './library/collections';
@@ -81,6 +83,11 @@ export interface StudioServicesOptions {
    * cannot update itself); browser mode has none, or a demo for tests.
    */
   updates?: { availability: UpdateAvailability; engine?: UpdaterEngine };
+  /**
+   * This install's stable id, naming its staging area, download leases and realtime folders in a
+   * library shared with other studios. Without one, an id derived from the data folder's path.
+   */
+  studioId?: string;
 }
 
 export interface StudioServices {
@@ -133,7 +140,15 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
-  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change));
+  const studioId =
+    options.studioId ?? createHash('sha256').update(resolve(options.dataDir)).digest('hex').slice(0, 16);
+  // This studio's index of each library (catalog, hashes), in its data folder: never in the library.
+  const homes = new LibraryHomes(options.dataDir);
+  const library = new LibraryCatalog(
+    libraryDir,
+    (change) => events.emit('library.changed', change),
+    (root) => homes.of(root),
+  );
   const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
@@ -155,12 +170,13 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     join(options.dataDir, 'realtime'),
     profiles,
     events,
-    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id) },
+    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id), studioId },
     options.realtimeClient,
   );
   // Perceptual hashes for the near-duplicate stacks: after each sync that brought folders in.
   const hashing = new ImageHashing({
     root: libraryDir,
+    hashFileOf: (root, folder) => homes.of(root).hashFileOf(folder),
     unhashed: (after, limit) => library.unhashed(after, limit),
     resync: () => library.sync(),
   });
@@ -172,6 +188,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new Batches({
     dataDir: options.dataDir,
+    studioId,
     profiles,
     settings,
     references,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 import { embedPngText } from '../services/library/png-text';
 import { ThumbnailService } from '../services/library/thumbnails';
 import { promptsDraft } from './prompts-draft';
@@ -24,7 +24,7 @@ describe('the library on disk', () => {
     const folder = await downloadedBatch(['A red fox in the snow', '雪地里的红狐狸', 'A blue whale']);
     const copy = mkdtempSync(join(tmpdir(), 'library-copy-'));
     cpSync(folder, join(copy, 'copied batch'), { recursive: true });
-    const catalog = new LibraryCatalog(() => copy);
+    const catalog = testCatalog(() => copy);
     expect((await catalog.query()).total).toBe(3);
     expect((await catalog.overview()).problems).toEqual([]);
     const prompts = async (search: string) => (await catalog.query({ search })).items.map((i) => i.prompt);
@@ -46,7 +46,7 @@ describe('the library on disk', () => {
     for (let i = 0; i < 120; i++)
       cpSync(folder, join(root, `batch ${String(i).padStart(3, '0')}`), { recursive: true });
     const heard: { done: number; total: number; imagesAbout?: number }[] = [];
-    const catalog = new LibraryCatalog(
+    const catalog = testCatalog(
       () => root,
       (change) => change.indexing && heard.push(change.indexing),
     );
@@ -73,7 +73,7 @@ describe('the library on disk', () => {
     const copy = (i: number) => cpSync(folder, batch(i), { recursive: true });
     for (let i = 0; i < 10; i++) copy(i);
     const heard: { done: number; total: number; imagesAbout?: number }[] = [];
-    const catalog = new LibraryCatalog(
+    const catalog = testCatalog(
       () => root,
       (change) => change.indexing && heard.push(change.indexing),
     );
@@ -99,7 +99,7 @@ describe('the library on disk', () => {
     writeFileSync(join(root, 'corrupt', 'batch.json'), '{"batch": {"id": ');
     cpSync(folder, join(root, 'no record'), { recursive: true });
     rmSync(join(root, 'no record', 'batch.json'));
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     expect((await catalog.query()).total).toBe(3 + 2);
     const { problems } = await catalog.overview();
     expect(problems.map((p) => p.folder).sort()).toEqual(['corrupt', 'half', 'no record']);
@@ -127,7 +127,7 @@ describe('the library on disk', () => {
     // A second catalog, on the same folders, reads the marks from review.json.
     const copy = mkdtempSync(join(tmpdir(), 'library-marks-'));
     cpSync(folder, join(copy, 'copied'), { recursive: true });
-    const fresh = await new LibraryCatalog(() => copy).query({ batchId, review: 'picked' });
+    const fresh = await testCatalog(() => copy).query({ batchId, review: 'picked' });
     expect(fresh.items.map((i) => i.stars)).toEqual([2]);
 
     await services.batches.downloader.enqueue('sandbox', batchId);

@@ -98,10 +98,12 @@ export interface FolderRecord {
  * or removed changes the folder's time). Three stats a folder: a start checks 1,250 folders of a
  * 250,000-image library in a few milliseconds instead of reading their records.
  */
-export async function folderSignature(dir: string): Promise<string> {
+export async function folderSignature(dir: string, ownHashes?: string): Promise<string> {
   const parts = await Promise.all(
     [BATCH_FILE, REVIEW_FILE, 'images', HASHES_FILE].map((name) => fileSignature(join(dir, name))),
   );
+  // This studio's hashes of the folder, kept in its data folder (library-home.ts): new hashes are a change.
+  if (ownHashes) parts.push(await fileSignature(ownHashes));
   return parts.join('|');
 }
 
@@ -111,11 +113,13 @@ export async function folderSignature(dir: string): Promise<string> {
  * promises (each a trip through the thread pool, a missing review.json an exception); the caller
  * yields between slices of folders.
  */
-export function folderSignatureNow(dir: string): string {
+export function folderSignatureNow(dir: string, ownHashes?: string): string {
   return [BATCH_FILE, REVIEW_FILE, 'images', HASHES_FILE]
-    .map((name) => {
+    .map((name) => join(dir, name))
+    .concat(ownHashes ? [ownHashes] : [])
+    .map((path) => {
       try {
-        const s = statSync(join(dir, name), { throwIfNoEntry: false });
+        const s = statSync(path, { throwIfNoEntry: false });
         return s ? `${s.mtimeMs}:${s.size}` : '-';
       } catch {
         return '-';
@@ -147,8 +151,9 @@ function unreadable(file: string, err: unknown): FolderProblem {
 }
 
 /**
- * The folder's perceptual hashes, by image file: a cache the studio writes beside the images (so a
- * rebuilt catalog has them at once), and rebuilds when it is missing or damaged.
+ * The folder's perceptual hashes, by image file: a cache each studio keeps in its own data folder
+ * (library-home.ts), and rebuilds when it is missing or damaged. Studios before shared libraries
+ * wrote it beside the images as `hashes.json`: still read, never written.
  */
 export const HASHES_FILE = 'hashes.json';
 export const HASHES_FORMAT = 'batch-image-studio.hashes/1';
@@ -157,14 +162,20 @@ const hashesSchema = z.object({
   images: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)),
 });
 
-export async function readHashes(dir: string): Promise<Record<string, string>> {
+async function readHashFile(file: string): Promise<Record<string, string>> {
   try {
-    const parsed = hashesSchema.safeParse(JSON.parse(await readFile(join(dir, HASHES_FILE), 'utf8')));
+    const parsed = hashesSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data.images : {};
   } catch {
     // Missing or damaged: the hashes are made again, nothing is lost.
     return {};
   }
+}
+
+/** A folder's hashes: the legacy `hashes.json` in it, then this studio's own (`ownHashes`), which win. */
+export async function readHashes(dir: string, ownHashes?: string): Promise<Record<string, string>> {
+  const legacy = await readHashFile(join(dir, HASHES_FILE));
+  return ownHashes ? { ...legacy, ...(await readHashFile(ownHashes)) } : legacy;
 }
 
 export async function readReview(file: string): Promise<Review> {
@@ -176,7 +187,7 @@ export async function readReview(file: string): Promise<Review> {
  * A batch folder read as the library shows it: the images that are really there, with their
  * prompts and marks. A corrupt or half-copied folder is described, never thrown.
  */
-export async function readBatchFolder(dir: string): Promise<FolderRecord> {
+export async function readBatchFolder(dir: string, ownHashes?: string): Promise<FolderRecord> {
   try {
     if (!existsSync(join(dir, BATCH_FILE)))
       return {
@@ -213,7 +224,7 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
       ).map((f) => `images/${f}`),
     );
     const missing = record.images.filter((i) => !present.has(i.file)).length;
-    const hashes = await readHashes(dir);
+    const hashes = await readHashes(dir, ownHashes);
     // A row's references (its own and the draft's shared ones) that came from library images.
     const draft = record.draft;
     const sourceOf = new Map((draft?.references ?? []).map((r) => [r.id, r.sourceImageId]));

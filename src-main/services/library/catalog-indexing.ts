@@ -4,7 +4,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 import { fileSignature, folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
-import { STAGING_DIR } from './batch-folder';
 import { Collections, COLLECTIONS_FILE } from './collections';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
@@ -51,6 +50,8 @@ export class CatalogIndexing {
     private root: () => string,
     private catalog: CatalogConnection,
     private onChange: (change: LibraryChanged) => void,
+    /** Where this studio keeps its hashes of a folder of the library at `root` (its data folder). */
+    private hashFileOf: (root: string, folderName: string) => string,
   ) {}
 
   /** The long sync under way (the first build of a big library), or null. */
@@ -119,7 +120,7 @@ export class CatalogIndexing {
     let names: string[];
     try {
       names = readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== STAGING_DIR)
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
         .map((d) => d.name);
     } catch (err) {
       logCaughtUnlessMissing('library folder listing', err);
@@ -134,7 +135,7 @@ export class CatalogIndexing {
     const signatures: string[] = [];
     for (let at = 0; at < names.length; at += SIGNATURE_SLICE) {
       for (const name of names.slice(at, at + SIGNATURE_SLICE))
-        signatures.push(folderSignatureNow(join(root, name)));
+        signatures.push(folderSignatureNow(join(root, name), this.hashFileOf(root, name)));
       // A slice is a few milliseconds: the gallery's windows and marks go in between.
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
@@ -181,8 +182,9 @@ export class CatalogIndexing {
     for (let i = 0; i < changed.length; i++) {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
-      const signature = await folderSignature(join(root, name));
-      const record = await readBatchFolder(join(root, name));
+      const hashes = this.hashFileOf(root, name);
+      const signature = await folderSignature(join(root, name), hashes);
+      const record = await readBatchFolder(join(root, name), hashes);
       this.catalog.use((db) =>
         db.transaction(() => {
           restack(db, writeFolder(db, name, signature, record.images, record.problem));

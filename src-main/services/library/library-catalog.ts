@@ -12,10 +12,11 @@ import { CatalogConnection } from './catalog-connection';
 import { CatalogIndexing } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
+import type { LibraryHome } from './library-home';
 
 /**
- * The library's catalog: every image of every batch folder under the root, in SQLite beside the
- * library, so the gallery asks for the window it shows, searches and sorts in SQL, and a start
+ * The library's catalog: every image of every batch folder under the root, in SQLite in this
+ * studio's data folder (the library folder may be shared with other studios), so the gallery asks for the window it shows, searches and sorts in SQL, and a start
  * reads only the folders that changed. The folders stay the truth (batch.json, review.json):
  * the catalog can be deleted at any time and is made again from them.
  *
@@ -29,10 +30,21 @@ export class LibraryCatalog {
   private readonly reading: CatalogReading;
   private readonly marks: CatalogMarks;
 
-  constructor(root: () => string, onChange: (change: LibraryChanged) => void = () => undefined) {
+  /** @param homeOf this studio's own place for a library folder's index (library-home.ts) */
+  constructor(
+    root: () => string,
+    onChange: (change: LibraryChanged) => void,
+    homeOf: (root: string) => LibraryHome,
+  ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
-    this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
-    this.indexing = new CatalogIndexing(root, this.catalog, onChange);
+    this.catalog = new CatalogConnection(
+      root,
+      (r) => homeOf(r).catalogFile,
+      () => void this.indexing.sync(),
+    );
+    this.indexing = new CatalogIndexing(root, this.catalog, onChange, (r, folder) =>
+      homeOf(r).hashFileOf(folder),
+    );
     this.reading = new CatalogReading(this.catalog, this.indexing);
     this.marks = new CatalogMarks(this.catalog, this.reading);
   }
