@@ -178,7 +178,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     root: libraryDir,
     hashFileOf: (root, folder) => homes.of(root).hashFileOf(folder),
     unhashed: (after, limit) => library.unhashed(after, limit),
-    resync: () => library.sync(),
+    resync: (folders) => library.hashesChanged(folders),
   });
   events.subscribe((event, payload) => {
     if (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders')

@@ -36,7 +36,10 @@ describe.skipIf(!mounted)('a library whose disk is full', () => {
       60_000,
     );
     // The studio's own files at the root (its id file, .studio/) are not batches.
-    const visible = () => readdirSync(disk).filter((f) => !f.startsWith('.')).sort();
+    const visible = () =>
+      readdirSync(disk)
+        .filter((f) => !f.startsWith('.'))
+        .sort();
     const before = visible();
     await call(services, 'batches.download', { id: batch.id });
     const failed = await waitUntil(

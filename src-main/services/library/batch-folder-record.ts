@@ -98,12 +98,10 @@ export interface FolderRecord {
  * or removed changes the folder's time). Three stats a folder: a start checks 1,250 folders of a
  * 250,000-image library in a few milliseconds instead of reading their records.
  */
-export async function folderSignature(dir: string, ownHashes?: string): Promise<string> {
+export async function folderSignature(dir: string): Promise<string> {
   const parts = await Promise.all(
     [BATCH_FILE, REVIEW_FILE, 'images', HASHES_FILE].map((name) => fileSignature(join(dir, name))),
   );
-  // This studio's hashes of the folder, kept in its data folder (library-home.ts): new hashes are a change.
-  if (ownHashes) parts.push(await fileSignature(ownHashes));
   return parts.join('|');
 }
 
@@ -113,13 +111,11 @@ export async function folderSignature(dir: string, ownHashes?: string): Promise<
  * promises (each a trip through the thread pool, a missing review.json an exception); the caller
  * yields between slices of folders.
  */
-export function folderSignatureNow(dir: string, ownHashes?: string): string {
+export function folderSignatureNow(dir: string): string {
   return [BATCH_FILE, REVIEW_FILE, 'images', HASHES_FILE]
-    .map((name) => join(dir, name))
-    .concat(ownHashes ? [ownHashes] : [])
-    .map((path) => {
+    .map((name) => {
       try {
-        const s = statSync(path, { throwIfNoEntry: false });
+        const s = statSync(join(dir, name), { throwIfNoEntry: false });
         return s ? `${s.mtimeMs}:${s.size}` : '-';
       } catch {
         return '-';

@@ -54,6 +54,18 @@ export class CatalogIndexing {
     private hashFileOf: (root: string, folderName: string) => string,
   ) {}
 
+  /**
+   * This studio made hashes of these folders (kept in its data folder, so no signature of the
+   * folder shows it): they are read again.
+   */
+  hashesChanged(folders: string[]): Promise<boolean> {
+    this.catalog.use((db) => {
+      const stale = db.prepare(`update folders set signature = '' where name = ?`);
+      db.transaction(() => folders.forEach((name) => stale.run(name)))();
+    });
+    return this.sync();
+  }
+
   /** The long sync under way (the first build of a big library), or null. */
   get progress(): LibraryOverview['indexing'] {
     return this.indexing;
@@ -135,7 +147,7 @@ export class CatalogIndexing {
     const signatures: string[] = [];
     for (let at = 0; at < names.length; at += SIGNATURE_SLICE) {
       for (const name of names.slice(at, at + SIGNATURE_SLICE))
-        signatures.push(folderSignatureNow(join(root, name), this.hashFileOf(root, name)));
+        signatures.push(folderSignatureNow(join(root, name)));
       // A slice is a few milliseconds: the gallery's windows and marks go in between.
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
@@ -182,9 +194,8 @@ export class CatalogIndexing {
     for (let i = 0; i < changed.length; i++) {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
-      const hashes = this.hashFileOf(root, name);
-      const signature = await folderSignature(join(root, name), hashes);
-      const record = await readBatchFolder(join(root, name), hashes);
+      const signature = await folderSignature(join(root, name));
+      const record = await readBatchFolder(join(root, name), this.hashFileOf(root, name));
       this.catalog.use((db) =>
         db.transaction(() => {
           restack(db, writeFolder(db, name, signature, record.images, record.problem));

@@ -31,7 +31,11 @@ export interface HeldLease {
  *
  * Answers the lease, or `undefined` while another live studio holds it.
  */
-export async function claimLease(root: string, batchId: string, studioId: string): Promise<HeldLease | undefined> {
+export async function claimLease(
+  root: string,
+  batchId: string,
+  studioId: string,
+): Promise<HeldLease | undefined> {
   const file = leaseFileOf(root, batchId);
   await makeDir(join(root, STUDIO_DIR, 'leases'));
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -15,8 +15,8 @@ export interface ImageHashingDeps {
    * hundred at a time: `folder` and `file` within it.
    */
   unhashed(after: number, limit: number): { row: number; folder: string; file: string }[];
-  /** Reads changed folders into the catalog again (their hashes.json is new). */
-  resync(): Promise<unknown>;
+  /** Reads these folders into the catalog again: this studio's hashes of them are new. */
+  resync(folders: string[]): Promise<unknown>;
 }
 
 /** Images hashed per round before the catalog reads them: a batch folder or two. */
@@ -72,6 +72,7 @@ export class ImageHashing {
       after = pending[pending.length - 1]!.row;
       const byFolder = new Map<string, string[]>();
       for (const p of pending) byFolder.set(p.folder, [...(byFolder.get(p.folder) ?? []), p.file]);
+      const hashed: string[] = [];
       for (const [folder, files] of byFolder) {
         if (this.stopped || this.deps.root() !== root) return;
         const dir = join(root, folder);
@@ -88,11 +89,12 @@ export class ImageHashing {
         // A folder deleted meanwhile (in the file manager) is not made again for its hashes.
         if (!existsSync(join(dir, BATCH_FILE))) continue;
         await writeFileAtomic(own, `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`);
+        hashed.push(folder);
         // Half a core at most: a library from before hashes existed is hashed beside the work, not
         // in its way (thumbnails share sharp's threads).
         await new Promise((r) => setTimeout(r, performance.now() - started).unref());
       }
-      await this.deps.resync();
+      await this.deps.resync(hashed);
     }
   }
 }

@@ -53,6 +53,11 @@ export class LibraryCatalog {
     return this.indexing.sync();
   }
 
+  /** This studio's hashes of these folders changed: they are read again. */
+  hashesChanged(folders: string[]): Promise<boolean> {
+    return this.indexing.hashesChanged(folders);
+  }
+
   warm(): void {
     this.reading.warm();
   }

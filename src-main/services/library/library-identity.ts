@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { fsyncDirSync } from './atomic-file';
+import { fsyncDirSync, makeDirSync } from './atomic-file';
 
 /** The library's identity, at its root: what each studio keys its own index of the library by. */
 export const LIBRARY_ID_FILE = '.studio-library.json';
@@ -17,7 +17,9 @@ export interface LibraryIdentity {
 function readId(file: string): string | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; id?: unknown };
-    return parsed?.format === LIBRARY_ID_FORMAT && typeof parsed.id === 'string' && /^[\w-]{8,80}$/.test(parsed.id)
+    return parsed?.format === LIBRARY_ID_FORMAT &&
+      typeof parsed.id === 'string' &&
+      /^[\w-]{8,80}$/.test(parsed.id)
       ? parsed.id
       : undefined;
   } catch (err) {
@@ -42,6 +44,8 @@ export function libraryIdentity(root: string): LibraryIdentity {
   const existing = readId(file);
   if (existing) return { id: existing, from: 'file' };
   try {
+    // A library folder named in Settings but not there yet is made, as a first download would.
+    makeDirSync(root);
     const fd = openSync(file, 'wx');
     try {
       writeSync(fd, `${JSON.stringify({ format: LIBRARY_ID_FORMAT, id: randomUUID() })}\n`);
@@ -59,5 +63,8 @@ export function libraryIdentity(root: string): LibraryIdentity {
     if (id) return { id, from: 'file' };
     pause(20);
   }
-  return { id: `path-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 24)}`, from: 'path' };
+  return {
+    id: `path-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 24)}`,
+    from: 'path',
+  };
 }

@@ -38,7 +38,12 @@ export async function createOwnerFile(file: string, studioId: string, extra: obj
  * machine by its id and start time, another machine's by the file's heartbeat (younger than
  * `staleMs`). This studio's own record from an earlier run is not alive (that run crashed).
  */
-export function otherOwnerLives(record: OwnerRecord, file: string, studioId: string, staleMs: number): boolean {
+export function otherOwnerLives(
+  record: OwnerRecord,
+  file: string,
+  studioId: string,
+  staleMs: number,
+): boolean {
   if (record.host === hostname() && record.pid === process.pid) return record.studioId !== studioId;
   return holderLives(record, file, staleMs);
 }

@@ -88,7 +88,9 @@ export class StudioStaging {
       await rm(file, { force: true });
     // Another running studio with this id (a copied data folder) keeps its record; this one
     // still downloads, into folders of its own names.
-    await createOwnerFile(file, this.studioId).catch((err: unknown) => logCaught('staging owner record', err));
+    await createOwnerFile(file, this.studioId).catch((err: unknown) =>
+      logCaught('staging owner record', err),
+    );
     this.claimed = { root, stop: heartbeat(file, HEARTBEAT_MS) };
   }
 
