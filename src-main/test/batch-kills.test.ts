@@ -7,7 +7,7 @@ import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { seededRandom } from '../services/batches/poll-schedule';
-import { auditLibrary } from './library-audit';
+import { auditLibrary, stagingLeftovers } from './library-audit';
 
 // node with the tsx loader, not the tsx command: tsx runs scripts in a child process that a
 // SIGKILL of tsx would leave running.
@@ -179,10 +179,12 @@ describe('replacing a batch folder, killed at every rename', () => {
         projectName: 'replace-runner',
       }).get('settings').libraryDir as string;
 
-      const check = (when: string) => {
+      const check = (when: string, shown?: string[]) => {
         const { folders, partial } = auditLibrary(libraryDir);
         expect(partial, when).toEqual([]);
         expect(folders.size, when).toBe(1);
+        // The Library shows the batch folders and nothing a kill left in staging.
+        if (shown) expect(shown, when).toContain(`shown ${[...folders.keys()].sort().join(',')}`);
         const [folder] = [...folders.values()];
         expect(folder!.images, when).toHaveLength(3);
         const name = readdirSync(libraryDir).find((n) => !n.startsWith('.'))!;
@@ -208,7 +210,7 @@ describe('replacing a batch folder, killed at every rename', () => {
         expect(run.signal, `run ${killAt}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
         const restart = await runReplace(dataDir, sandbox.url, 'check');
         expect(restart.lines).toContain('checked');
-        check(`killed after rename ${killAt}, then restarted`);
+        check(`killed after rename ${killAt}, then restarted`, restart.lines);
       }
       expect(renames).toBeGreaterThan(2);
       console.log(`replacement: killed after each of its renames; ${renames} renames per replacement`);
@@ -253,10 +255,11 @@ describe('a working session, killed at every rename', () => {
       expect((await runReplace(template, sandbox.url, 'setup')).lines).toContain('set up');
 
       /** What the user must find after a restart, given the steps the killed session finished. */
-      const check = async (dataDir: string, tag: string, shown: string[], when: string) => {
+      const check = async (dataDir: string, tag: string, shown: string[], when: string, listed: string[]) => {
         const libraryDir = settingsOf(dataDir).get('settings').libraryDir as string;
         const { folders, partial } = auditLibrary(libraryDir);
         expect(partial, when).toEqual([]);
+        expect(listed, when).toContain(`shown ${[...folders.keys()].sort().join(',')}`);
         for (const folder of folders.values()) expect(folder.images.length, when).toBe(3);
         const names = readdirSync(libraryDir).filter((n) => !n.startsWith('.'));
         const marks = names.flatMap((name) => {
@@ -284,8 +287,7 @@ describe('a working session, killed at every rename', () => {
           join(dataDir, 'drafts'),
         ])
           expect(leftovers(dir), `${when}: ${dir}`).toEqual([]);
-        const staging = join(libraryDir, '.studio-staging');
-        expect(existsSync(staging) ? readdirSync(staging) : [], when).toEqual([]);
+        expect(stagingLeftovers(libraryDir), when).toEqual([]);
       };
 
       // A session's renames vary a little from run to run (a poll more or less writes the batch's
@@ -311,6 +313,7 @@ describe('a working session, killed at every rename', () => {
           done
             ? 'a whole session, then a restart'
             : `killed after rename ${killAt} (${run.lines.join(', ')}), then restarted`,
+          restart.lines,
         );
         await forget(`Session ${tag}`);
         if (done) break;
