@@ -27,7 +27,7 @@ import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { diskRefusal } from '../library/disk-refusal';
 import type { StudioStaging } from '../library/studio-staging';
-import { claimDownload, type FoundFolder } from './download-claim';
+import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';
 
 export interface DownloaderDeps {
   store: BatchStore;
@@ -119,10 +119,7 @@ export class BatchDownloader {
     // "Download again": the user replaces a folder this studio has. Anything else adopts a folder there.
     const again = mode === 'replace' && kept !== undefined && existsSync(join(root, kept));
     const claim = await claimDownload({
-      root,
-      remote: batch.remote,
-      studioId: this.deps.studioId,
-      again,
+      ...{ root, remote: batch.remote, studioId: this.deps.studioId, again },
       completing: mode === 'missing' ? kept : undefined,
       waiting: () => void this.set(batch, { state: 'queued', elsewhere: true }),
       stopped: () => this.stopped,
@@ -140,24 +137,10 @@ export class BatchDownloader {
   }
 
   /** A batch whose folder another studio (or this one, before a kill) published: in the library, nothing fetched. */
-  private adopt(batch: TrackedBatch, { name, contents }: FoundFolder): void {
-    this.set(batch, {
-      state: 'done',
-      folder: name,
-      images: contents.record.images.length,
-      missing: contents.missing.length || undefined,
-      completedAt: batch.download.completedAt ?? Date.now(),
-      error: undefined,
-      zipError: undefined,
-      nextRetryAt: undefined,
-    });
-    this.deps.onProgress({
-      batchId: batch.id,
-      phase: 'done',
-      received: 0,
-      images: contents.record.images.length,
-      imagesTotal: contents.record.images.length,
-    });
+  private adopt(batch: TrackedBatch, found: FoundFolder): void {
+    const images = found.contents.record.images.length;
+    this.set(batch, adoptedDownload(found, batch.download.completedAt));
+    this.deps.onProgress({ batchId: batch.id, phase: 'done', received: 0, images, imagesTotal: images });
   }
 
   private async downloadClaimed(

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DownloadState } from '../../../src-shared/batch-view';
 import type { WireBatch } from '../gateway/batch-wire';
 import { batchFolderName, folderContents, type FolderContents } from '../library/batch-folder';
 import { claimLease, type HeldLease } from '../library/download-lease';
@@ -39,6 +40,23 @@ export async function findBatchFolder(
     if (contents?.record.batch.id === remote.id) return { name, contents };
   }
   return undefined;
+}
+
+/** What a batch's download says once its folder, published by whoever, is adopted. */
+export function adoptedDownload(
+  { name, contents }: FoundFolder,
+  completedAt?: number,
+): Partial<DownloadState> {
+  return {
+    state: 'done',
+    folder: name,
+    images: contents.record.images.length,
+    missing: contents.missing.length || undefined,
+    completedAt: completedAt ?? Date.now(),
+    error: undefined,
+    zipError: undefined,
+    nextRetryAt: undefined,
+  };
 }
 
 export type Claim = { lease: HeldLease } | { adopted: FoundFolder } | { stopped: true };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
@@ -42,11 +43,17 @@ export async function claimLease(
     if (await createOwnerFile(file, studioId, { batchId })) {
       const stop = heartbeat(file, LEASE_HEARTBEAT_MS);
       return {
-        release: async () => {
+        // On this thread: a download's end is announced only once its lease is free, and a retry
+        // set for a few milliseconds later finds the download over, not still running.
+        release: () => {
           stop();
-          // Only our own: a holder that lost it to a takeover (it looked dead) leaves the new one.
-          if (readOwner(file)?.studioId === studioId)
-            await rm(file, { force: true }).catch((err: unknown) => logCaught('download lease release', err));
+          try {
+            // Only our own: a holder that lost it to a takeover (it looked dead) leaves the new one.
+            if (readOwner(file)?.studioId === studioId) rmSync(file, { force: true });
+          } catch (err) {
+            logCaught('download lease release', err);
+          }
+          return Promise.resolve();
         },
       };
     }
