@@ -9,7 +9,7 @@ import { STUDIO_DIR } from './studio-staging';
 import { createOwnerFile, heartbeat, otherOwnerLives, readOwner } from './studio-owner';
 
 /** The holder touches its lease this often while it downloads. */
-export const LEASE_HEARTBEAT_MS = 10_000;
+const LEASE_HEARTBEAT_MS = 10_000;
 /** Three heartbeats missed: the holder on another machine is gone, and the lease may be taken over. */
 const LEASE_STALE_MS = 4 * LEASE_HEARTBEAT_MS;
 
@@ -74,11 +74,4 @@ export async function claimLease(
     }
   }
   return undefined;
-}
-
-/** Whether a live studio other than this one holds the batch's lease now. */
-export function leaseHeldElsewhere(root: string, batchId: string, studioId: string): boolean {
-  const file = leaseFileOf(root, batchId);
-  const owner = readOwner(file);
-  return owner !== undefined && otherOwnerLives(owner, file, studioId, LEASE_STALE_MS);
 }
