@@ -64,6 +64,7 @@ for (const images of sizes) {
     const catalog = new LibraryCatalog(
       () => library.root,
       (c) => changes.push(c),
+      undefined,
       homeOf,
     );
     const start = process.hrtime.bigint();
@@ -102,11 +103,7 @@ for (const images of sizes) {
   for (let i = 0; i < 3; i++) {
     catalog?.close();
     const [, openMs] = await timed(async () => {
-      catalog = new LibraryCatalog(
-        () => library.root,
-        () => undefined,
-        homeOf,
-      );
+      catalog = new LibraryCatalog(() => library.root, undefined, undefined, homeOf);
       await catalog.overview();
       await catalog.query({ limit: 100 });
     });

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/gateway';
 import type { AppInfo, ContextMenuRequest } from '../../src-shared/studio-api';
 import type { StudioErrorView } from '../../src-shared/studio-error';
@@ -31,6 +30,7 @@ import { LibraryCatalog } from './library/library-catalog';
 import { LibraryHomes } from './library/library-home';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
+import { PersonPresence, studioIdOf } from './people/person-presence';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
@@ -104,6 +104,10 @@ export interface StudioServices {
   sends: SendGuard;
   updates: UpdateService;
   sandbox: Sandbox;
+  /** This studio's id on a shared library: its staging, journal and presence are named by it. */
+  studioId: string;
+  /** Writes this studio's presence and looks for a copy of its person now (it does so every minute). */
+  presence: Pick<PersonPresence, 'tick'>;
   close(): Promise<void>;
 }
 
@@ -140,15 +144,29 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
-  const studioId =
-    options.studioId ?? createHash('sha256').update(resolve(options.dataDir)).digest('hex').slice(0, 16);
+  const person = () => ({ id: settings.get().personId, name: settings.get().personName });
   // This studio's index of each library (catalog, hashes), in its data folder: never in the library.
   const homes = new LibraryHomes(options.dataDir);
   const library = new LibraryCatalog(
     libraryDir,
     (change) => events.emit('library.changed', change),
+    person,
     (root) => homes.of(root),
   );
+  // This studio among the others on a shared library: its own id (by machine and data folder),
+  // and its person told apart from a copy of its data folder still in use elsewhere.
+  const studioId = options.studioId ?? studioIdOf(options.dataDir);
+  const presence = new PersonPresence({
+    root: libraryDir,
+    studioId,
+    person,
+    since: () => settings.personSince(),
+    onCopied: ({ host }) => {
+      settings.newPersonId({ code: 'PERSON_ID_COPIED', host });
+      logInfo(`another studio on ${host} holds this person id: this one takes a new id`);
+      void library.sync();
+    },
+  });
   const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
@@ -263,7 +281,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       openPath: options.openPath,
       language: () => settings.get().language,
     }),
-    ...collectionHandlers(new Collections(libraryDir), library),
+    ...collectionHandlers(new Collections(libraryDir, person), library),
     ...reuseHandlers(
       new ImageReuse({
         library,
@@ -289,6 +307,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   });
   await batches.start();
   updates.start();
+  presence.start();
   return {
     dispatch,
     events,
@@ -300,8 +319,11 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     sends,
     updates,
     sandbox,
+    studioId,
+    presence,
     close: async () => {
       updates.stop();
+      presence.stop();
       batches.stop();
       libraryWatch.stop();
       hashing.stop();

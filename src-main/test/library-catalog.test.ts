@@ -1,8 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { personMarksOnDisk } from './marks-on-disk';
 import { catalogFileOf, testCatalog } from './test-catalog';
 import { call, startServices, waitUntil } from './studio-fixture';
 
@@ -127,13 +128,11 @@ describe('the library catalog', () => {
     const [id] = await first.ids({ search: 'lighthouse' });
     const marks = await first.mark([id!], { mark: 'picked', stars: 4 });
     expect(marks).toEqual([{ id, mark: 'picked', stars: 4 }]);
-    expect(
-      JSON.parse(readFileSync(join(root, 'kept', 'review.json'), 'utf8')).images['images/row-1.png'],
-    ).toEqual({
+    expect(personMarksOnDisk(join(root, 'kept')).images['images/row-1.png']).toEqual({
       mark: 'picked',
       stars: 4,
     });
-    // The review.json the catalog wrote is not a change to read again.
+    // The marks file the catalog wrote is not a change to read again.
     expect(await first.sync()).toBe(false);
     first.close();
 
@@ -248,7 +247,7 @@ describe('the library folder while the studio runs', () => {
 });
 
 describe('collections', () => {
-  it('keeps boards in collections.json, filters by them, and a copied library keeps them', async () => {
+  it("keeps a person's boards in their own file, filters by them, and a copied library keeps them", async () => {
     const services = await startServices();
     const root = (await call(services, 'settings.get')).libraryDir as string;
     batchFolder(root, 'Mugs', ['a ceramic mug', 'a glazed mug', 'a tin mug']);
@@ -297,8 +296,10 @@ describe('collections', () => {
     expect(
       (await call(services, 'library.overview')).collections.map((c: { name: string }) => c.name),
     ).toEqual(['Client picks']);
-    const written = JSON.parse(readFileSync(join(root, 'collections.json'), 'utf8'));
-    expect(written.format).toBe('batch-image-studio.collections/1');
+    const me = (await call(services, 'settings.get')).personId as string;
+    const written = JSON.parse(readFileSync(join(root, '.studio', 'boards', `${me}.json`), 'utf8'));
+    expect(written.format).toBe('batch-image-studio.boards/1');
+    expect(existsSync(join(root, 'collections.json'))).toBe(false);
     await expect(call(services, 'collections.rename', { id: other.id, name: 'x' })).rejects.toThrow(
       /STUDIO_COLLECTION_NOT_FOUND/,
     );

@@ -11,9 +11,10 @@ const homes = new LibraryHomes(mkdtempSync(join(tmpdir(), 'studio-catalog-home-'
 /** A catalog of the library at `root`, kept where a studio keeps it: in its data folder. */
 export function testCatalog(
   root: () => string,
-  onChange: (change: LibraryChanged) => void = () => undefined,
+  onChange?: (change: LibraryChanged) => void,
+  person?: ConstructorParameters<typeof LibraryCatalog>[2],
 ): LibraryCatalog {
-  return new LibraryCatalog(root, onChange, (r) => homes.of(r));
+  return new LibraryCatalog(root, onChange, person, (r) => homes.of(r));
 }
 
 /** Where the catalog of the library at `root` is. */

@@ -522,6 +522,8 @@ export const en = {
       IMAGES_MISSING_other: 'Images missing: {{count}} of {{total}} (half copied?).',
       REVIEW_DAMAGED:
         '{{file}} is damaged (not valid JSON): the images are shown without their picks and stars.',
+      PERSON_MARKS_UNREADABLE:
+        "{{file}} is damaged, from a newer version, or not written by the studio: that person's picks and stars are not shown. Everyone else's are.",
     },
     galleryLabel: 'Images',
     keysHelp:

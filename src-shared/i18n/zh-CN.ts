@@ -506,6 +506,8 @@ export const zhCN: Messages = {
       IMAGES_MISSING_one: '{{total}} 张图片中缺少 {{count}} 张（只复制了一半？）。',
       IMAGES_MISSING_other: '{{total}} 张图片中缺少 {{count}} 张（只复制了一半？）。',
       REVIEW_DAMAGED: '{{file}} 已损坏（不是有效的 JSON）：图片照常显示，但没有挑选和星级。',
+      PERSON_MARKS_UNREADABLE:
+        '{{file}} 已损坏、来自更新的版本，或不是由本工具写入：不显示此人的挑选和星级，其他人的照常显示。',
     },
     galleryLabel: '图片',
     keysHelp:

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { fileSignature, folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
-import { Collections, COLLECTIONS_FILE } from './collections';
+import { folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
+import { Collections } from './collections';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { removeFolder, restack, writeFolder } from './catalog-folder-rows';
@@ -50,8 +50,9 @@ export class CatalogIndexing {
     private root: () => string,
     private catalog: CatalogConnection,
     private onChange: (change: LibraryChanged) => void,
+    private me: () => string = () => '',
     /** Where this studio keeps its hashes of a folder of the library at `root` (its data folder). */
-    private hashFileOf: (root: string, folderName: string) => string,
+    private hashFileOf: (root: string, folderName: string) => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -138,6 +139,17 @@ export class CatalogIndexing {
       logCaughtUnlessMissing('library folder listing', err);
       names = [];
     }
+    // Own marks are this person's (catalog-db.ts): another person (a new id for a copied data
+    // folder) reads every folder again.
+    const me = this.me();
+    this.catalog.use((db) => {
+      const was = db.prepare(`select value from meta where key = 'person'`).pluck().all()[0];
+      if (was === me) return;
+      db.transaction(() => {
+        if (was !== undefined) db.exec(`update folders set signature = ''`);
+        db.prepare(`insert or replace into meta (key, value) values ('person', ?)`).run(me);
+      })();
+    });
     // What the catalog has of each folder, read once: both what changed and the estimate go by it.
     const known = new Map(
       this.catalog
@@ -152,7 +164,7 @@ export class CatalogIndexing {
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
     const present = new Set(names);
-    const collections = await fileSignature(join(root, COLLECTIONS_FILE));
+    const collections = await new Collections(() => root).signature();
     const readCollections = this.catalog.use(
       (db) =>
         db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
@@ -195,10 +207,10 @@ export class CatalogIndexing {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
-      const record = await readBatchFolder(join(root, name), this.hashFileOf(root, name));
+      const record = await readBatchFolder(join(root, name), this.me(), this.hashFileOf(root, name));
       this.catalog.use((db) =>
         db.transaction(() => {
-          restack(db, writeFolder(db, name, signature, record.images, record.problem));
+          restack(db, writeFolder(db, name, signature, record.images, record.problem, record.people));
         })(),
       );
       estimate?.read(batchFileStamp(signature)[1], record.images.length);
@@ -219,7 +231,7 @@ export class CatalogIndexing {
     this.onChange({ reason: 'indexing', indexing });
   }
 
-  /** Puts collections.json into the catalog's tables, whole: it is small next to the images. */
+  /** Puts the team's boards into the catalog's tables, whole: they are small next to the images. */
   private async readCollections(root: string, signature: string): Promise<void> {
     const list = await new Collections(() => root).read();
     this.catalog.use((db) =>

@@ -9,6 +9,7 @@ import type {
   LibraryResult,
 } from '../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
+import type { Person } from './catalog-marks';
 import { CatalogIndexing } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
@@ -30,23 +31,33 @@ export class LibraryCatalog {
   private readonly reading: CatalogReading;
   private readonly marks: CatalogMarks;
 
-  /** @param homeOf this studio's own place for a library folder's index (library-home.ts) */
+  /**
+   * @param person this studio's person: their own marks are the ones set, undone and filtered as
+   *   "mine"; everyone's are read (review-files.ts)
+   * @param homeOf this studio's own place for a library folder's index, in its data folder
+   *   (library-home.ts); without one, the catalog is kept in memory only
+   */
   constructor(
     root: () => string,
-    onChange: (change: LibraryChanged) => void,
-    homeOf: (root: string) => LibraryHome,
+    onChange: (change: LibraryChanged) => void = () => undefined,
+    person: () => Person = () => ({ id: 'studio', name: '' }),
+    homeOf?: (root: string) => LibraryHome,
   ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
     this.catalog = new CatalogConnection(
       root,
-      (r) => homeOf(r).catalogFile,
+      (r) => homeOf?.(r).catalogFile ?? ':memory:',
       () => void this.indexing.sync(),
     );
-    this.indexing = new CatalogIndexing(root, this.catalog, onChange, (r, folder) =>
-      homeOf(r).hashFileOf(folder),
+    this.indexing = new CatalogIndexing(
+      root,
+      this.catalog,
+      onChange,
+      () => person().id,
+      (r, folder) => homeOf?.(r).hashFileOf(folder),
     );
-    this.reading = new CatalogReading(this.catalog, this.indexing);
-    this.marks = new CatalogMarks(this.catalog, this.reading);
+    this.reading = new CatalogReading(this.catalog, this.indexing, person);
+    this.marks = new CatalogMarks(this.catalog, this.reading, person);
   }
 
   sync(): Promise<boolean> {
