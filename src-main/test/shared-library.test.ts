@@ -6,7 +6,9 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockRecordOf } from '../services/data-folder-lock';
 import { claimLease, leaseFileOf } from '../services/library/download-lease';
+import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
 import { libraryIdentity } from '../services/library/library-identity';
+import { stagingAreaOf } from '../services/library/studio-staging';
 import { walk } from './library-audit';
 import { call, startServices, waitUntil } from './studio-fixture';
 import { catalogFileOf, testCatalog } from './test-catalog';
@@ -156,6 +158,69 @@ describe('a library shared by several studios: what each keeps of it', () => {
     expect(byPrompt('imgbatch_l1')).toContainEqual(['cup 1', 'rejected', 0]);
     // Syncthing is told to leave the studios' staging on each machine.
     expect(readFileSync(join(library, '.stignore'), 'utf8')).toMatch(/^\/\.studio\/staging$/m);
+  });
+});
+
+describe('publishing into a shared library', () => {
+  it('never replaces a folder that appeared meanwhile, unless it is Download again', async () => {
+    const library = folder('shared-publish-');
+    const theirs = await batchFolder(library, 'Jugs imgbatch_p1', 'imgbatch_p1');
+    const before = readFileSync(join(theirs, 'batch.json'), 'utf8');
+    const staged = async () => {
+      const dir = await newStagingDir(stagingAreaOf(library, 'studio-a'), 'imgbatch_p1');
+      writeFileSync(join(dir, 'images', 'row-1.png'), 'mine');
+      return dir;
+    };
+    const record = { batch: { id: 'imgbatch_p1' }, images: [] } as unknown as BatchFile;
+    const mine = await staged();
+    expect(await publishBatchFolder(library, mine, 'Jugs imgbatch_p1', record, { replace: false })).toBe(
+      false,
+    );
+    expect(readFileSync(join(theirs, 'batch.json'), 'utf8')).toBe(before);
+    expect(existsSync(mine)).toBe(false);
+    expect(await publishBatchFolder(library, await staged(), 'Jugs imgbatch_p1', record)).toBe(true);
+    expect(readFileSync(join(theirs, 'images', 'row-1.png'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('realtime results saved by two studios the same day', () => {
+  it('go into a folder per studio, and a folder of an older studio stays as it is', async () => {
+    const library = folder('shared-realtime-');
+    const day = new Date().toISOString().slice(0, 10);
+    const older = await batchFolder(library, `Realtime ${day}`, `realtime-${day}`);
+    const olderRecord = readFileSync(join(older, 'batch.json'), 'utf8');
+    const save = async (studioId: string) => {
+      const services = await startServices({ studioId });
+      await call(services, 'settings.update', { libraryDir: library });
+      const job = await call(services, 'realtime.generate', {
+        prompt: `a kettle by ${studioId}`,
+        model: 'imgvendor-3.1-flash-image',
+      });
+      await waitUntil(
+        () => call(services, 'realtime.jobs'),
+        (jobs: { id: string; state: string }[]) => jobs.some((j) => j.id === job.id && j.state === 'done'),
+      );
+      return { services, saved: (await call(services, 'realtime.save', { id: job.id })) as string };
+    };
+    const a = await save('studio-one');
+    const b = await save('studio-two');
+    expect(a.saved.split('/')[0]).toBe(`Realtime ${day} studio-o`);
+    expect(b.saved.split('/')[0]).toBe(`Realtime ${day} studio-t`);
+    for (const { saved } of [a, b]) {
+      const record = JSON.parse(readFileSync(join(library, saved.split('/')[0]!, 'batch.json'), 'utf8'));
+      expect(record.images).toHaveLength(1);
+    }
+    expect(readFileSync(join(older, 'batch.json'), 'utf8')).toBe(olderRecord);
+    const listed = await waitUntil(
+      () => call(b.services, 'library.query', {}),
+      (r: any) => r.total === 5,
+    );
+    expect(
+      listed.items
+        .map((i: any) => i.prompt)
+        .filter((p: string) => p.startsWith('a kettle'))
+        .sort(),
+    ).toEqual(['a kettle by studio-one', 'a kettle by studio-two']);
   });
 });
 
