@@ -188,12 +188,15 @@ describe('replacing a batch folder, killed at every rename', () => {
         const [folder] = [...folders.values()];
         expect(folder!.images, when).toHaveLength(3);
         const name = readdirSync(libraryDir).find((n) => !n.startsWith('.'))!;
-        const review = JSON.parse(readFileSync(join(libraryDir, name, 'review.json'), 'utf8'));
-        const marks = Object.values(review.images) as { mark: string; stars: number }[];
-        expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
-        for (const dir of [join(libraryDir, name), join(dataDir, 'batches'), join(dataDir, 'submissions')])
+        expect(marksIn(join(libraryDir, name)), when).toContainEqual({ mark: 'picked', stars: 4 });
+        for (const dir of [
+          join(libraryDir, name),
+          join(libraryDir, name, 'review'),
+          join(dataDir, 'batches'),
+          join(dataDir, 'submissions'),
+        ])
           expect(
-            readdirSync(dir).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)),
+            (existsSync(dir) ? readdirSync(dir) : []).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)),
             when,
           ).toEqual([]);
       };
@@ -219,6 +222,22 @@ describe('replacing a batch folder, killed at every rename', () => {
     }
   }, 600_000);
 });
+
+/** Every mark a batch folder holds on disk: each person's file in review/, and the legacy review.json. */
+function marksIn(folder: string): { mark: string; stars: number }[] {
+  const review = join(folder, 'review');
+  const files = [
+    join(folder, 'review.json'),
+    ...(existsSync(review) ? readdirSync(review).filter((f) => f.endsWith('.json')) : []).map((f) =>
+      join(review, f),
+    ),
+  ].filter((f) => existsSync(f));
+  return files.flatMap((file) =>
+    (Object.values(JSON.parse(readFileSync(file, 'utf8')).images) as { mark: string; stars: number }[]).map(
+      ({ mark, stars }) => ({ mark, stars }),
+    ),
+  );
+}
 
 /** Temp files an atomic write leaves when killed before its rename. */
 const leftovers = (dir: string) =>
@@ -262,14 +281,7 @@ describe('a working session, killed at every rename', () => {
         expect(listed, when).toContain(`shown ${[...folders.keys()].sort().join(',')}`);
         for (const folder of folders.values()) expect(folder.images.length, when).toBe(3);
         const names = readdirSync(libraryDir).filter((n) => !n.startsWith('.'));
-        const marks = names.flatMap((name) => {
-          const file = join(libraryDir, name, 'review.json');
-          if (!existsSync(file)) return [];
-          return Object.values(JSON.parse(readFileSync(file, 'utf8')).images) as {
-            mark: string;
-            stars: number;
-          }[];
-        });
+        const marks = names.flatMap((name) => marksIn(join(libraryDir, name)));
         // The first batch is never lost, nor its mark; the second mark once the user saw it made.
         expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
         if (shown.includes('marked')) expect(marks, when).toContainEqual({ mark: 'rejected', stars: 1 });
@@ -280,7 +292,7 @@ describe('a working session, killed at every rename', () => {
         expect(folders.size, when).toBe(1 + sent.length);
         for (const { id } of sent) expect(folders.has(id), when).toBe(true);
         for (const dir of [
-          ...names.map((name) => join(libraryDir, name)),
+          ...names.flatMap((name) => [join(libraryDir, name), join(libraryDir, name, 'review')]),
           libraryDir,
           join(dataDir, 'batches'),
           join(dataDir, 'submissions'),
