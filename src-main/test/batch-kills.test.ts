@@ -245,7 +245,12 @@ const leftovers = (dir: string) =>
 
 describe('a working session, killed at every rename', () => {
   it('loses no folder, mark or paid batch, and leaves nothing behind, wherever the kill lands', async () => {
-    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    // Outputs kept for a month of gateway time: a sweep of many restarts outlasts the default 72 h
+    // (about four minutes at this time scale), and expiry is not what it tests.
+    const sandbox = await createSandbox({
+      timeScale: 1000,
+      config: { itemFailureRate: 0, timing: { retentionS: 30 * 24 * 3600 } },
+    });
     // One batch in the library with a mark: the state every killed session starts from.
     const template = mkdtempSync(join(tmpdir(), 'studio-session-template-'));
     const settingsOf = (dataDir: string) =>
