@@ -168,7 +168,11 @@ function runReplace(
 
 describe('replacing a batch folder, killed at every rename', () => {
   it('leaves the batch in the library, whole, with its marks, and no leftovers after each restart', async () => {
-    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    // Outputs kept for a month of gateway time, as in the session sweep below.
+    const sandbox = await createSandbox({
+      timeScale: 1000,
+      config: { itemFailureRate: 0, timing: { retentionS: 30 * 24 * 3600 } },
+    });
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-replace-kills-'));
     try {
       const setup = await runReplace(dataDir, sandbox.url, 'setup');
