@@ -182,6 +182,44 @@ describe("people's marks in a shared library", () => {
   });
 });
 
+describe('clocks', () => {
+  it("never reorders a person's own marks, whatever their machines' clocks say", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'team-'));
+    const dir = batchFolder(root, 'Cups', ['a cup']);
+    // Ana's file last written on a machine whose clock ran five hours ahead.
+    const ahead = Date.now() + 5 * 3600_000;
+    personFile(dir, ana.id, ana.name, { 'images/row-1.png': ['picked', 4, ahead] });
+    const catalog = new LibraryCatalog(
+      () => root,
+      undefined,
+      () => ana,
+    );
+    const [cup] = await catalog.ids({});
+    await catalog.mark([cup!], { mark: 'rejected' });
+    await catalog.mark([cup!], { stars: 1 });
+    // Her later changes, made once the clock was put right, are her marks now.
+    expect(personMarksOnDisk(dir, ana.id).images['images/row-1.png']).toEqual({ mark: 'rejected', stars: 1 });
+    // A sync tool then brings a copy of her file from before her last write (a change she made
+    // while the clock ran ahead): her own order still puts it before her last changes.
+    writeFileSync(
+      join(dir, 'review', `${ana.id}.sync-conflict-20261127-101112-ABCDEFG.json`),
+      JSON.stringify({
+        format: 'batch-image-studio.review/2',
+        person: ana,
+        images: { 'images/row-1.png': { mark: 'alternative', stars: 2, seq: ahead - 1000 } },
+      }),
+    );
+    const again = new LibraryCatalog(
+      () => root,
+      undefined,
+      () => ana,
+    );
+    expect((await again.query({})).items.map((i) => [i.mark, i.stars])).toEqual([['rejected', 1]]);
+    catalog.close();
+    again.close();
+  });
+});
+
 describe('boards shared by a team', () => {
   it('loses nothing when two people add to, take from and rename boards at the same time', async () => {
     const root = mkdtempSync(join(tmpdir(), 'boards-'));
