@@ -5,12 +5,11 @@
 // BENCH_CATALOG_SIZES=100000 measures one size; BENCH_CATALOG_REBUILD=1 deletes the catalog first,
 // so the first build is timed (without it a catalog kept from an earlier run is reused).
 import { rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import Database from 'libsql';
-import { CATALOG_DIR, CATALOG_FILE } from '../src-main/services/library/catalog-db';
 import { ORDER, REVERSED } from '../src-main/services/library/catalog-list-sql';
 import { searchMatches } from '../src-main/services/library/catalog-search';
 import { LibraryCatalog } from '../src-main/services/library/library-catalog';
+import { LibraryHomes } from '../src-main/services/library/library-home';
 import type { LibraryChanged } from '../src-shared/library-view';
 import { makeLibrary, SEARCH_WORDS } from './make-library';
 import { median, p95 } from './studio-session';
@@ -36,12 +35,15 @@ const out: Record<string, unknown> = {};
 for (const images of sizes) {
   const k = `${images / 1000}k`;
   const library = await makeLibrary(images / 200);
-  const file = join(library.root, CATALOG_DIR, CATALOG_FILE);
+  // The studio's own index of the library, kept beside it as a data folder would be: made once.
+  const homes = new LibraryHomes(`${library.root}.studio-data`);
+  const homeOf = (root: string) => homes.of(root);
+  const file = homeOf(library.root).catalogFile;
   console.log(`\n${images} images at ${library.root}`);
 
   let built = false;
   if (process.env.BENCH_CATALOG_REBUILD === '1')
-    rmSync(join(library.root, CATALOG_DIR), { recursive: true, force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
   try {
     statSync(file);
   } catch {
@@ -62,6 +64,8 @@ for (const images of sizes) {
     const catalog = new LibraryCatalog(
       () => library.root,
       (c) => changes.push(c),
+      undefined,
+      homeOf,
     );
     const start = process.hrtime.bigint();
     let done = false;
@@ -99,7 +103,7 @@ for (const images of sizes) {
   for (let i = 0; i < 3; i++) {
     catalog?.close();
     const [, openMs] = await timed(async () => {
-      catalog = new LibraryCatalog(() => library.root);
+      catalog = new LibraryCatalog(() => library.root, undefined, undefined, homeOf);
       await catalog.overview();
       await catalog.query({ limit: 100 });
     });

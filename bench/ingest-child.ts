@@ -12,6 +12,7 @@ import {
   publishBatchFolder,
   type BatchFile,
 } from '../src-main/services/library/batch-folder';
+import { stagingAreaOf } from '../src-main/services/library/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
 import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
@@ -43,7 +44,7 @@ let peakHeld = 0;
 const sampler = setInterval(() => (peakHeld = Math.max(peakHeld, heldBytes())), 50);
 let resumes = 0;
 const started = performance.now();
-const staging = await newStagingDir(library, 'imgbatch_bench');
+const staging = await newStagingDir(stagingAreaOf(library, 'bench'), 'imgbatch_bench');
 const names = new UniqueNames();
 const result = await ingestBatchZip({
   open: async (from) => {
@@ -60,7 +61,8 @@ const batch = {
   task_name: 'bench',
   created_at: Math.floor(Date.now() / 1000),
 } as BatchFile['batch'];
-const folder = await publishBatchFolder(library, staging, batchFolderName(batch), {
+const folder = batchFolderName(batch);
+await publishBatchFolder(library, staging, folder, {
   format: 'batch-image-studio.batch/1',
   batch,
   profile: { id: 'bench', name: 'bench' },

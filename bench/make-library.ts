@@ -130,12 +130,13 @@ async function sourceImages(): Promise<string[]> {
  * A library of `batches` batch folders of `perBatch` images, as the studio writes them: batch.json,
  * images/, and in some folders a review.json with marks. Every image file is a hard link to one of
  * fifty real PNGs (several aspect ratios): real files to decode and thumbnail, little disk. Made
- * once and reused; the studio's catalog lives inside it (.catalog) and is kept between runs.
+ * once and reused. The studio's catalog lives in each run's data folder (catalog.bench.ts keeps
+ * one beside the library, `<root>.studio-data`, between runs).
  */
 export async function makeLibrary(batches: number, perBatch = 200): Promise<BenchLibrary> {
   mkdirSync(cacheDir, { recursive: true });
   linkFromBenchCache();
-  // v4: folders carry hashes.json, as the studio writes it once a batch has arrived.
+  // v4: folders carry hashes.json, as studios before shared libraries wrote it (still read).
   const root = join(cacheDir, `library-v4-${batches}x${perBatch}`);
   const manifestFile = join(root, '.bench-library.json');
   if (existsSync(manifestFile))

@@ -129,10 +129,11 @@ test('3,000 images copied in while the studio runs, culled and searched offline,
   rmSync(join(root, names[0]!), { recursive: true });
   await expect(count).toContainText('2,800', { timeout: 30_000 });
 
-  // The catalog damaged while the studio is closed: it is made again from the folders, marks included.
-  await studio.restart(() =>
-    writeFileSync(join(root, '.catalog', 'library.sqlite'), 'damaged '.repeat(2000)),
-  );
+  // The catalog (the studio's own, in its data folder, keyed by the library's id) damaged while
+  // the studio is closed: it is made again from the folders, marks included.
+  const { id } = JSON.parse(readFileSync(join(root, '.studio-library.json'), 'utf8')) as { id: string };
+  const catalog = join(studio.dataDir, 'libraries', id, 'catalog.sqlite');
+  await studio.restart(() => writeFileSync(catalog, 'damaged '.repeat(2000)));
   await openScreen(page, studio, 'Library');
   await expect(count).toContainText('2,800', { timeout: 30_000 });
   await expect(cells.nth(0)).toHaveAttribute('data-mark', 'picked');
@@ -141,7 +142,7 @@ test('3,000 images copied in while the studio runs, culled and searched offline,
   await expect(count).toContainText('1 of 2,800');
 
   // And deleted outright: the same.
-  await studio.restart(() => rmSync(join(root, '.catalog'), { recursive: true, force: true }));
+  await studio.restart(() => rmSync(join(studio.dataDir, 'libraries', id), { recursive: true, force: true }));
   await openScreen(page, studio, 'Library');
   await expect(count).toContainText('2,800', { timeout: 30_000 });
   await page.getByTestId('library-search').fill('青花');

@@ -9,7 +9,8 @@ import type { StudioErrorView } from './studio-error';
  * 1. A folder in the library is the user's images: it stays "in the library" whatever the server
  *    later says (expired, deleted, gone), unless a new download of it is under way.
  * 2. A download in progress says which step it is on: waiting for the account's one download slot,
- *    downloading (item k of n in the item-by-item fallback), or verifying.
+ *    being downloaded by another studio sharing the library, downloading (item k of n in the
+ *    item-by-item fallback), or verifying.
  * 3. A batch the server no longer knows is "gone", whatever status it last had: it is not running.
  * 4. A failed download says so, with its reason, and when the studio will try again (if it will).
  * 5. Outputs deleted on the server (expired, or deleted elsewhere) before any download: "expired".
@@ -20,6 +21,7 @@ export type BatchDisplayState =
   | { kind: 'gone' }
   | { kind: 'expired' }
   | { kind: 'waiting-slot' }
+  | { kind: 'downloading-elsewhere' }
   | { kind: 'downloading'; item?: number; of?: number }
   | { kind: 'verifying'; item?: number; of?: number }
   | { kind: 'in-library'; images?: number; missing?: number }
@@ -31,6 +33,7 @@ export type BatchDisplayKind = BatchDisplayState['kind'];
 export const BATCH_DISPLAY_KINDS: readonly BatchDisplayKind[] = [
   'server',
   'waiting-slot',
+  'downloading-elsewhere',
   'downloading',
   'verifying',
   'in-library',
@@ -51,7 +54,7 @@ export function batchDisplayState(batch: DisplayInput, progress?: DownloadProgre
     progress?.imagesTotal !== undefined ? { item: progress.images, of: progress.imagesTotal } : {};
   switch (d.state) {
     case 'queued':
-      return { kind: 'waiting-slot' };
+      return d.elsewhere ? { kind: 'downloading-elsewhere' } : { kind: 'waiting-slot' };
     case 'downloading':
       return progress?.phase === 'items' ? { kind: 'downloading', ...steps } : { kind: 'downloading' };
     case 'verifying':

@@ -36,6 +36,11 @@ export const downloadStateSchema = z.object({
   missing: z.number().int().optional(),
   /** When the studio will try a failed download again (ms since 1970); absent when it will not. */
   nextRetryAt: z.number().int().optional(),
+  /**
+   * Queued because another studio sharing the library downloads it: this one shows its folder once
+   * it appears, and downloads it only if that studio stops.
+   */
+  elsewhere: z.boolean().optional(),
 });
 export type DownloadState = z.infer<typeof downloadStateSchema>;
 

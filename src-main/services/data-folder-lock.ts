@@ -17,7 +17,7 @@ export interface LockRecord {
 }
 
 /** The holder touches the lock this often, so a holder on another machine can be judged by the mtime. */
-const HEARTBEAT_MS = 60_000;
+export const HEARTBEAT_MS = 60_000;
 const FOREIGN_STALE_MS = 5 * HEARTBEAT_MS;
 /** Boot times computed from uptime drift a little; a reboot moves them by far more. */
 const BOOT_TOLERANCE_MS = 120_000;
@@ -60,6 +60,11 @@ export function lockRecordOf(pid: number): LockRecord {
   };
 }
 
+/** A lock or owner record as written to disk; `undefined` when it cannot be read or is damaged. */
+export function readLockRecord(file: string): LockRecord | undefined {
+  return parse(readOptional(file) ?? '');
+}
+
 function parse(text: string): LockRecord | undefined {
   // Locks written by earlier versions hold only the process id.
   if (/^\d+$/.test(text)) return { pid: Number(text), host: hostname(), bootTime: Number.NaN };
@@ -71,11 +76,15 @@ function parse(text: string): LockRecord | undefined {
   }
 }
 
-/** Whether the process that wrote the lock still runs: its id alone may have been reused since a reboot. */
-function holderLives(record: LockRecord, file: string): boolean {
+/**
+ * Whether the process that wrote the lock still runs: its id alone may have been reused since a
+ * reboot. A holder on another machine is judged by the file's time, which it touches every
+ * heartbeat: alive while younger than `staleMs`.
+ */
+export function holderLives(record: LockRecord, file: string, staleMs = FOREIGN_STALE_MS): boolean {
   if (record.host !== hostname()) {
     const age = Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-    return age < FOREIGN_STALE_MS;
+    return age < staleMs;
   }
   if (record.pid === process.pid) return false;
   const now = lockRecordOf(record.pid);
@@ -110,7 +119,7 @@ export function lockDataFolder(dataDir: string): () => void {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const record = parse(readOptional(file) ?? '');
+      const record = readLockRecord(file);
       if (record && holderLives(record, file)) {
         throw new StudioError({
           code: 'STUDIO_ALREADY_RUNNING',

@@ -27,6 +27,7 @@ import { kbClientOf } from './kb/kb-targets';
 import { ExportDownloads } from './library/export-downloads';
 import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
+import { LibraryHomes } from './library/library-home';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
 import { PersonPresence, studioIdOf } from './people/person-presence';
@@ -82,6 +83,11 @@ export interface StudioServicesOptions {
    * cannot update itself); browser mode has none, or a demo for tests.
    */
   updates?: { availability: UpdateAvailability; engine?: UpdaterEngine };
+  /**
+   * This install's stable id, naming its staging area, download leases and realtime folders in a
+   * library shared with other studios. Without one, an id derived from the data folder's path.
+   */
+  studioId?: string;
 }
 
 export interface StudioServices {
@@ -139,10 +145,17 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
   const person = () => ({ id: settings.get().personId, name: settings.get().personName });
-  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change), person);
+  // This studio's index of each library (catalog, hashes), in its data folder: never in the library.
+  const homes = new LibraryHomes(options.dataDir);
+  const library = new LibraryCatalog(
+    libraryDir,
+    (change) => events.emit('library.changed', change),
+    person,
+    (root) => homes.of(root),
+  );
   // This studio among the others on a shared library: its own id (by machine and data folder),
   // and its person told apart from a copy of its data folder still in use elsewhere.
-  const studioId = studioIdOf(options.dataDir);
+  const studioId = options.studioId ?? studioIdOf(options.dataDir);
   const presence = new PersonPresence({
     root: libraryDir,
     studioId,
@@ -175,14 +188,15 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     join(options.dataDir, 'realtime'),
     profiles,
     events,
-    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id) },
+    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id), studioId },
     options.realtimeClient,
   );
   // Perceptual hashes for the near-duplicate stacks: after each sync that brought folders in.
   const hashing = new ImageHashing({
     root: libraryDir,
+    hashFileOf: (root, folder) => homes.of(root).hashFileOf(folder),
     unhashed: (after, limit) => library.unhashed(after, limit),
-    resync: () => library.sync(),
+    resync: (folders) => library.hashesChanged(folders),
   });
   events.subscribe((event, payload) => {
     if (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders')
@@ -192,6 +206,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new Batches({
     dataDir: options.dataDir,
+    studioId,
     profiles,
     settings,
     references,

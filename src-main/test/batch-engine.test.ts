@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { stagingLeftovers } from './library-audit';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
@@ -133,7 +134,7 @@ describe('submit, track, download', () => {
     for (const ref of record.references) expect(existsSync(join(folder, ref.file))).toBe(true);
     expect(JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8')).success_count).toBe(4);
     // Nothing half-done is left behind.
-    expect(readdirSync(join(libraryDir, '.studio-staging'))).toEqual([]);
+    expect(stagingLeftovers(libraryDir)).toEqual([]);
 
     const items = await call(services, 'batches.items', { id: created.id });
     expect(items.find((i: any) => i.customId === 'row-1')).toMatchObject({

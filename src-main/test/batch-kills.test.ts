@@ -7,7 +7,7 @@ import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { seededRandom } from '../services/batches/poll-schedule';
-import { auditLibrary } from './library-audit';
+import { auditLibrary, stagingLeftovers } from './library-audit';
 
 // node with the tsx loader, not the tsx command: tsx runs scripts in a child process that a
 // SIGKILL of tsx would leave running.
@@ -168,7 +168,11 @@ function runReplace(
 
 describe('replacing a batch folder, killed at every rename', () => {
   it('leaves the batch in the library, whole, with its marks, and no leftovers after each restart', async () => {
-    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    // Outputs kept for a month of gateway time, as in the session sweep below.
+    const sandbox = await createSandbox({
+      timeScale: 1000,
+      config: { itemFailureRate: 0, timing: { retentionS: 30 * 24 * 3600 } },
+    });
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-replace-kills-'));
     try {
       const setup = await runReplace(dataDir, sandbox.url, 'setup');
@@ -179,19 +183,24 @@ describe('replacing a batch folder, killed at every rename', () => {
         projectName: 'replace-runner',
       }).get('settings').libraryDir as string;
 
-      const check = (when: string) => {
+      const check = (when: string, shown?: string[]) => {
         const { folders, partial } = auditLibrary(libraryDir);
         expect(partial, when).toEqual([]);
         expect(folders.size, when).toBe(1);
+        // The Library shows the batch folders and nothing a kill left in staging.
+        if (shown) expect(shown, when).toContain(`shown ${[...folders.keys()].sort().join(',')}`);
         const [folder] = [...folders.values()];
         expect(folder!.images, when).toHaveLength(3);
         const name = readdirSync(libraryDir).find((n) => !n.startsWith('.'))!;
-        const review = JSON.parse(readFileSync(join(libraryDir, name, 'review.json'), 'utf8'));
-        const marks = Object.values(review.images) as { mark: string; stars: number }[];
-        expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
-        for (const dir of [join(libraryDir, name), join(dataDir, 'batches'), join(dataDir, 'submissions')])
+        expect(marksIn(join(libraryDir, name)), when).toContainEqual({ mark: 'picked', stars: 4 });
+        for (const dir of [
+          join(libraryDir, name),
+          join(libraryDir, name, 'review'),
+          join(dataDir, 'batches'),
+          join(dataDir, 'submissions'),
+        ])
           expect(
-            readdirSync(dir).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)),
+            (existsSync(dir) ? readdirSync(dir) : []).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)),
             when,
           ).toEqual([]);
       };
@@ -208,7 +217,7 @@ describe('replacing a batch folder, killed at every rename', () => {
         expect(run.signal, `run ${killAt}: ${run.lines.join(' | ')}`).toBe('SIGKILL');
         const restart = await runReplace(dataDir, sandbox.url, 'check');
         expect(restart.lines).toContain('checked');
-        check(`killed after rename ${killAt}, then restarted`);
+        check(`killed after rename ${killAt}, then restarted`, restart.lines);
       }
       expect(renames).toBeGreaterThan(2);
       console.log(`replacement: killed after each of its renames; ${renames} renames per replacement`);
@@ -218,13 +227,34 @@ describe('replacing a batch folder, killed at every rename', () => {
   }, 600_000);
 });
 
+/** Every mark a batch folder holds on disk: each person's file in review/, and the legacy review.json. */
+function marksIn(folder: string): { mark: string; stars: number }[] {
+  const review = join(folder, 'review');
+  const files = [
+    join(folder, 'review.json'),
+    ...(existsSync(review) ? readdirSync(review).filter((f) => f.endsWith('.json')) : []).map((f) =>
+      join(review, f),
+    ),
+  ].filter((f) => existsSync(f));
+  return files.flatMap((file) =>
+    (Object.values(JSON.parse(readFileSync(file, 'utf8')).images) as { mark: string; stars: number }[]).map(
+      ({ mark, stars }) => ({ mark, stars }),
+    ),
+  );
+}
+
 /** Temp files an atomic write leaves when killed before its rename. */
 const leftovers = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((n) => /\.json\.[0-9a-f]+$|\.tmp$/.test(n)) : [];
 
 describe('a working session, killed at every rename', () => {
   it('loses no folder, mark or paid batch, and leaves nothing behind, wherever the kill lands', async () => {
-    const sandbox = await createSandbox({ timeScale: 1000, config: { itemFailureRate: 0 } });
+    // Outputs kept for a month of gateway time: a sweep of many restarts outlasts the default 72 h
+    // (about four minutes at this time scale), and expiry is not what it tests.
+    const sandbox = await createSandbox({
+      timeScale: 1000,
+      config: { itemFailureRate: 0, timing: { retentionS: 30 * 24 * 3600 } },
+    });
     // One batch in the library with a mark: the state every killed session starts from.
     const template = mkdtempSync(join(tmpdir(), 'studio-session-template-'));
     const settingsOf = (dataDir: string) =>
@@ -253,20 +283,14 @@ describe('a working session, killed at every rename', () => {
       expect((await runReplace(template, sandbox.url, 'setup')).lines).toContain('set up');
 
       /** What the user must find after a restart, given the steps the killed session finished. */
-      const check = async (dataDir: string, tag: string, shown: string[], when: string) => {
+      const check = async (dataDir: string, tag: string, shown: string[], when: string, listed: string[]) => {
         const libraryDir = settingsOf(dataDir).get('settings').libraryDir as string;
         const { folders, partial } = auditLibrary(libraryDir);
         expect(partial, when).toEqual([]);
+        expect(listed, when).toContain(`shown ${[...folders.keys()].sort().join(',')}`);
         for (const folder of folders.values()) expect(folder.images.length, when).toBe(3);
         const names = readdirSync(libraryDir).filter((n) => !n.startsWith('.'));
-        const marks = names.flatMap((name) => {
-          const file = join(libraryDir, name, 'review.json');
-          if (!existsSync(file)) return [];
-          return Object.values(JSON.parse(readFileSync(file, 'utf8')).images) as {
-            mark: string;
-            stars: number;
-          }[];
-        });
+        const marks = names.flatMap((name) => marksIn(join(libraryDir, name)));
         // The first batch is never lost, nor its mark; the second mark once the user saw it made.
         expect(marks, when).toContainEqual({ mark: 'picked', stars: 4 });
         if (shown.includes('marked')) expect(marks, when).toContainEqual({ mark: 'rejected', stars: 1 });
@@ -277,15 +301,14 @@ describe('a working session, killed at every rename', () => {
         expect(folders.size, when).toBe(1 + sent.length);
         for (const { id } of sent) expect(folders.has(id), when).toBe(true);
         for (const dir of [
-          ...names.map((name) => join(libraryDir, name)),
+          ...names.flatMap((name) => [join(libraryDir, name), join(libraryDir, name, 'review')]),
           libraryDir,
           join(dataDir, 'batches'),
           join(dataDir, 'submissions'),
           join(dataDir, 'drafts'),
         ])
           expect(leftovers(dir), `${when}: ${dir}`).toEqual([]);
-        const staging = join(libraryDir, '.studio-staging');
-        expect(existsSync(staging) ? readdirSync(staging) : [], when).toEqual([]);
+        expect(stagingLeftovers(libraryDir), when).toEqual([]);
       };
 
       // A session's renames vary a little from run to run (a poll more or less writes the batch's
@@ -311,6 +334,7 @@ describe('a working session, killed at every rename', () => {
           done
             ? 'a whole session, then a restart'
             : `killed after rename ${killAt} (${run.lines.join(', ')}), then restarted`,
+          restart.lines,
         );
         await forget(`Session ${tag}`);
         if (done) break;

@@ -3,6 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stagingLeftovers } from './library-audit';
 import {
   batchDisplayState,
   downloadOffer,
@@ -184,7 +185,7 @@ describe('Download now on a batch already in the library', () => {
     const review = { images: soleMarksOnDisk(dir) };
     expect(review.images[`images/${first!.customId}.png`]).toEqual({ mark: 'picked', stars: 5 });
     expect(review.images[`images/${third!.customId}.png`]).toMatchObject({ mark: 'rejected' });
-    expect(readdirSync(join(dir, '..', '.studio-staging'))).toEqual([]);
+    expect(stagingLeftovers(join(dir, '..'))).toEqual([]);
   });
 
   it('offers nothing to download for a batch whose outputs expired, unless it is in the library', async () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { stagingLeftovers } from './library-audit';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, waitUntil } from './studio-fixture';
 
@@ -21,7 +22,7 @@ afterAll(() => {
 
 describe.skipIf(!mounted)('a library whose disk is full', () => {
   it('says so in words, keeps no part of the batch, and downloads it whole once there is room', async () => {
-    // Closed by the test, before the disk is unmounted: the catalog lives in the library folder.
+    // Closed by the test, before the disk is unmounted: the studio's staging lives in the library folder.
     const services = await startServices({ keepOpen: true });
     onTestFinished(() => services.close());
     await call(services, 'settings.update', { libraryDir: disk, autoDownload: false });
@@ -34,7 +35,12 @@ describe.skipIf(!mounted)('a library whose disk is full', () => {
       (b) => b.status === 'completed',
       60_000,
     );
-    const before = readdirSync(disk).sort();
+    // The studio's own files at the root (its id file, .studio/) are not batches.
+    const visible = () =>
+      readdirSync(disk)
+        .filter((f) => !f.startsWith('.'))
+        .sort();
+    const before = visible();
     await call(services, 'batches.download', { id: batch.id });
     const failed = await waitUntil(
       () => call(services, 'batches.get', { id: batch.id }),
@@ -45,8 +51,8 @@ describe.skipIf(!mounted)('a library whose disk is full', () => {
     expect(failed.download.error).toMatchObject({ code: 'STUDIO_DISK_FULL' });
     expect(JSON.stringify(failed.download)).not.toMatch(/ENOSPC|no space left|write EN/);
     // No batch folder, no staging folder in the studio's working folder, no part of an image.
-    expect(readdirSync(disk).filter((f) => f !== '.studio-staging')).toEqual(before);
-    expect(readdirSync(join(disk, '.studio-staging'))).toEqual([]);
+    expect(visible()).toEqual(before);
+    expect(stagingLeftovers(disk)).toEqual([]);
 
     // Room made: the same batch downloads whole, byte for byte as the gateway has it.
     expect(spawnSync('mount', ['-o', 'remount,size=64m', disk]).status).toBe(0);

@@ -15,6 +15,7 @@ import { SubmissionStore } from '../services/batches/submission-store';
 import { DraftStore } from '../services/drafts/draft-store';
 import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../services/library/atomic-file';
 import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
+import { stagingAreaOf } from '../services/library/studio-staging';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { flushedStore } from '../services/settings/key-value-store';
 
@@ -137,17 +138,17 @@ describe('atomic writes reach the disk', () => {
 
   it('publish a batch folder only once every file in it is flushed, then flush the library', async () => {
     const library = folder();
-    const staging = await newStagingDir(library, 'imgbatch_1');
+    const staging = await newStagingDir(stagingAreaOf(library, 'studio-a'), 'imgbatch_1');
     writeFileSync(join(staging, 'images', 'row-1.png'), 'png bytes');
     writeFileSync(join(staging, 'manifest.json'), '{}');
     steps = [];
     const target = join(library, 'Mugs imgbatch_1');
     probe = () => existsSync(target);
-    const name = await publishBatchFolder(library, staging, 'Mugs imgbatch_1', {
+    const published = await publishBatchFolder(library, staging, 'Mugs imgbatch_1', {
       batch: { id: 'imgbatch_1' },
     } as unknown as BatchFile);
     probe = undefined;
-    expect(name).toBe(basename(target));
+    expect(published).toBe(true);
     expect(existsSync(join(target, 'images', 'row-1.png'))).toBe(true);
     const flushed = steps.filter((s) => s.op === 'fsync').map((s) => s.path);
     for (const file of ['images/row-1.png', 'manifest.json', 'batch.json', 'images'])
@@ -173,7 +174,7 @@ describe('atomic writes reach the disk', () => {
         'images/row-2.png': { mark: null, stars: 3 },
       }),
     );
-    const staging = await newStagingDir(library, 'imgbatch_2');
+    const staging = await newStagingDir(stagingAreaOf(library, 'studio-a'), 'imgbatch_2');
     writeFileSync(join(staging, 'images', 'row-1.png'), 'new bytes');
     writeFileSync(join(staging, 'images', 'row-2.png'), 'new bytes');
     // The user changes a mark while the new folder is being flushed, before the renames.

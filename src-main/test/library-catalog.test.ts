@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { CATALOG_DIR, CATALOG_FILE } from '../services/library/catalog-db';
 import { personMarksOnDisk } from './marks-on-disk';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { catalogFileOf, testCatalog } from './test-catalog';
 import { call, startServices, waitUntil } from './studio-fixture';
 
 const png = await sharp({ create: { width: 16, height: 9, channels: 3, background: '#4a7' } })
@@ -42,7 +41,7 @@ describe('the library catalog', () => {
         Array.from({ length: 40 }, (_, i) => (i % 4 ? `still life ${b}-${i}` : `青花瓷杯 ${b}-${i}`)),
         1_790_000_000 + b,
       );
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const first = await catalog.query({ limit: 30 });
     expect(first.total).toBe(200);
     expect(first.items).toHaveLength(30);
@@ -104,7 +103,7 @@ describe('the library catalog', () => {
   it('keeps the length of a list between its windows, and counts again after a mark or a new folder', async () => {
     const root = library();
     batchFolder(root, 'first', ['a cup', 'a bowl', 'a jug']);
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const picked = async () => (await catalog.query({ review: 'picked', limit: 1 })).total;
     expect(await picked()).toBe(0);
     const [cup, bowl] = (await catalog.query({})).items;
@@ -124,7 +123,7 @@ describe('the library catalog', () => {
     const root = library();
     batchFolder(root, 'kept', ['a lighthouse', 'a pier']);
     batchFolder(root, 'changed', ['a gull']);
-    const first = new LibraryCatalog(() => root);
+    const first = testCatalog(() => root);
     expect(await first.sync()).toBe(true);
     const [id] = await first.ids({ search: 'lighthouse' });
     const marks = await first.mark([id!], { mark: 'picked', stars: 4 });
@@ -138,7 +137,7 @@ describe('the library catalog', () => {
     first.close();
 
     batchFolder(root, 'changed', ['a gull', 'a tern']);
-    const again = new LibraryCatalog(() => root);
+    const again = testCatalog(() => root);
     expect((await again.query({ review: 'picked' })).items.map((i) => i.stars)).toEqual([4]);
     expect((await again.query({})).total).toBe(4);
     expect(await again.sync()).toBe(false);
@@ -149,7 +148,7 @@ describe('the library catalog', () => {
     const root = library();
     batchFolder(root, 'shore', ['a heron', '一只青花瓷杯 heron'], 1_790_000_000);
     batchFolder(root, 'field', ['a crane'], 1_790_000_100);
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const found = async (search: string) => (await catalog.query({ search })).total;
     expect([await found('heron'), await found('青花瓷'), await found('瓷杯')]).toEqual([2, 1, 1]);
     rmSync(join(root, 'shore'), { recursive: true });
@@ -173,15 +172,15 @@ describe('the library catalog', () => {
   it('a damaged catalog is deleted and made again from the folders', async () => {
     const root = library();
     batchFolder(root, 'one', ['red fox', 'snow owl']);
-    const first = new LibraryCatalog(() => root);
+    const first = testCatalog(() => root);
     await first.mark(await first.ids({ search: 'owl' }), { mark: 'rejected' });
     first.close();
-    writeFileSync(join(root, CATALOG_DIR, CATALOG_FILE), 'not a database, '.repeat(400));
-    const rebuilt = new LibraryCatalog(() => root);
+    writeFileSync(catalogFileOf(root), 'not a database, '.repeat(400));
+    const rebuilt = testCatalog(() => root);
     expect((await rebuilt.query({ review: 'rejected' })).items.map((i) => i.prompt)).toEqual(['snow owl']);
     rebuilt.close();
-    rmSync(join(root, CATALOG_DIR), { recursive: true });
-    const fresh = new LibraryCatalog(() => root);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(catalogFileOf(root) + suffix, { force: true });
+    const fresh = testCatalog(() => root);
     expect((await fresh.query({})).total).toBe(2);
     fresh.close();
   });
@@ -191,7 +190,7 @@ describe('the library catalog', () => {
     batchFolder(home, 'home', ['a kiln', 'a wheel']);
     batchFolder(away, 'away', ['a loom']);
     let root = home;
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const [kiln, wheel] = await catalog.ids({});
     await catalog.mark([kiln!], { stars: 3 });
     root = away;
@@ -283,7 +282,7 @@ describe('collections', () => {
     // The library folder copied to another machine: its boards come along, read by a new catalog.
     const copy = mkdtempSync(join(tmpdir(), 'library-copy-'));
     cpSync(root, copy, { recursive: true, filter: (path) => !path.includes('.catalog') });
-    const elsewhere = new LibraryCatalog(() => copy);
+    const elsewhere = testCatalog(() => copy);
     expect((await elsewhere.overview()).collections.map((c) => [c.name, c.images])).toEqual([
       ['Client picks', 1],
       ['Mood', 1],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { LibraryOverview } from '../../src-shared/library-view';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 
 const FOLDERS = 120;
 /** Batches of different sizes, as a designer's are: an average per folder would mislead. */
@@ -54,7 +54,7 @@ describe('the first build of a large library', () => {
     const root = await library();
     const elsewhere = mkdtempSync(join(tmpdir(), 'library-elsewhere-'));
     let libraryRoot = root;
-    const catalog = new LibraryCatalog(() => libraryRoot);
+    const catalog = testCatalog(() => libraryRoot);
     const building = catalog.sync();
     const seen: { overview: LibraryOverview; shown: number; newest: string | undefined; found: number }[] =
       [];
@@ -83,7 +83,7 @@ describe('the first build of a large library', () => {
     }
 
     // A restart resumes the build: its very first overview estimates the whole, from the folders indexed.
-    const resumed = new LibraryCatalog(() => root);
+    const resumed = testCatalog(() => root);
     const first = await resumed.overview();
     expect(first.images).toBeGreaterThan(0);
     expect(first.images).toBeLessThan(IMAGES);

@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 import { batchFolder } from './batch-folders';
 
 describe("the Library's check of every folder", () => {
   it('holds no list back, and what it finds reaches the lists once it is done', async () => {
     const root = mkdtempSync(join(tmpdir(), 'library-check-'));
     batchFolder(root, 'first', ['0000000000000000']);
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     expect((await catalog.query({})).total).toBe(1);
 
     // Batches the catalog has not seen: copied in from another machine, say.

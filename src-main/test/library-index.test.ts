@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 import { embedPngText } from '../services/library/png-text';
 import { ThumbnailService } from '../services/library/thumbnails';
 import { promptsDraft } from './prompts-draft';
@@ -25,7 +25,7 @@ describe('the library on disk', () => {
     const folder = await downloadedBatch(['A red fox in the snow', '雪地里的红狐狸', 'A blue whale']);
     const copy = mkdtempSync(join(tmpdir(), 'library-copy-'));
     cpSync(folder, join(copy, 'copied batch'), { recursive: true });
-    const catalog = new LibraryCatalog(() => copy);
+    const catalog = testCatalog(() => copy);
     expect((await catalog.query()).total).toBe(3);
     expect((await catalog.overview()).problems).toEqual([]);
     const prompts = async (search: string) => (await catalog.query({ search })).items.map((i) => i.prompt);
@@ -47,7 +47,7 @@ describe('the library on disk', () => {
     for (let i = 0; i < 120; i++)
       cpSync(folder, join(root, `batch ${String(i).padStart(3, '0')}`), { recursive: true });
     const heard: { done: number; total: number; imagesAbout?: number }[] = [];
-    const catalog = new LibraryCatalog(
+    const catalog = testCatalog(
       () => root,
       (change) => change.indexing && heard.push(change.indexing),
     );
@@ -74,7 +74,7 @@ describe('the library on disk', () => {
     const copy = (i: number) => cpSync(folder, batch(i), { recursive: true });
     for (let i = 0; i < 10; i++) copy(i);
     const heard: { done: number; total: number; imagesAbout?: number }[] = [];
-    const catalog = new LibraryCatalog(
+    const catalog = testCatalog(
       () => root,
       (change) => change.indexing && heard.push(change.indexing),
     );
@@ -100,7 +100,7 @@ describe('the library on disk', () => {
     writeFileSync(join(root, 'corrupt', 'batch.json'), '{"batch": {"id": ');
     cpSync(folder, join(root, 'no record'), { recursive: true });
     rmSync(join(root, 'no record', 'batch.json'));
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     expect((await catalog.query()).total).toBe(3 + 2);
     const { problems } = await catalog.overview();
     expect(problems.map((p) => p.folder).sort()).toEqual(['corrupt', 'half', 'no record']);
@@ -130,11 +130,11 @@ describe('the library on disk', () => {
     // marks as the team's: picked by anyone, and by whom.
     const copy = mkdtempSync(join(tmpdir(), 'library-marks-'));
     cpSync(folder, join(copy, 'copied'), { recursive: true });
-    const fresh = await new LibraryCatalog(() => copy).query({ batchId, review: 'picked', whose: 'anyone' });
+    const fresh = await testCatalog(() => copy).query({ batchId, review: 'picked', whose: 'anyone' });
     expect(fresh.items.map((i) => i.team?.by)).toEqual([
       [{ name: services.settings.get().personName, me: false, mark: 'picked', stars: 2 }],
     ]);
-    expect((await new LibraryCatalog(() => copy).query({ batchId, review: 'picked' })).total).toBe(0);
+    expect((await testCatalog(() => copy).query({ batchId, review: 'picked' })).total).toBe(0);
 
     await services.batches.downloader.enqueue('sandbox', batchId);
     expect(personMarksOnDisk(folder, services.settings.get().personId)).toEqual(review);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 import { batchFolder } from './batch-folders';
 
 /** Perceptual hashes: two a bit apart (near-identical), and two far from them and each other. */
@@ -18,7 +18,7 @@ describe('near-duplicate stacks', () => {
     batchFolder(root, 'run m2', [NEAR_B, FAR_TOO], 'run-1');
     // The same pictures in a batch of no run: a stack of its own, never joined to the run's.
     batchFolder(root, 'alone', [NEAR_A, NEAR_B]);
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
 
     const { items } = await catalog.query({});
     const stackOf = Object.fromEntries(items.map((i) => [i.id, i.stack]));
@@ -51,7 +51,7 @@ describe('near-duplicate stacks', () => {
     const root = mkdtempSync(join(tmpdir(), 'library-stacks-'));
     batchFolder(root, 'run m1', [NEAR_A, FAR], 'run-1');
     batchFolder(root, 'run m2', [NEAR_B, FAR_TOO], 'run-1');
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const stackOf = async (id: string) => (await catalog.query({})).items.find((i) => i.id === id)?.stack;
     expect(await stackOf('run m2/images/row-1.png')).toMatchObject({ size: 2 });
 

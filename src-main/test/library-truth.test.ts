@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { testCatalog } from './test-catalog';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, submitAndDownload } from './studio-fixture';
 
@@ -24,7 +24,7 @@ describe('the library says what is wrong, in words', () => {
     cpSync(folder, join(root, 'bad review'), { recursive: true });
     writeFileSync(join(root, 'bad review', 'review.json'), '{"images": {');
 
-    const catalog = new LibraryCatalog(() => root);
+    const catalog = testCatalog(() => root);
     const [result, { problems }] = [await catalog.query(), await catalog.overview()];
     const problem = (folderName: string) => problems.find((p) => p.folder === folderName)!;
     expect(problem('not json')).toMatchObject({

@@ -3,7 +3,8 @@
 //   replace  "Download now" on that batch (replacing its folder), wait until done, exit
 //   session  a short working session: "Download now" on that batch, a second mark, then a new batch
 //            (named after --tag) submitted and waited for until it is in the library, exit
-//   check    start (start-up repairs what a kill left), wait until nothing is sent or downloads, exit
+//   check    start (start-up repairs what a kill left), wait until nothing is sent or downloads,
+//            print the batches the Library shows, exit
 // Under kill-at-rename.mjs, renames are counted from the moment `replace` or `session` starts work.
 // Each step that finished prints a line (written synchronously, so it is out before the next
 // rename), so the test knows which outcomes the user was already shown when the kill came.
@@ -123,6 +124,11 @@ if (values.mode === 'setup') {
   say(`session done after ${renameCount()} renames`);
 } else {
   await until(quiet);
+  // The batches the Library shows: a staging folder left by the kill must never be one of them.
+  const query = await services.dispatch('library.query', { limit: 500 });
+  if (!query.ok) throw new Error(query.error.message);
+  const shown = new Set((query.value as { items: { batchId: string }[] }).items.map((i) => i.batchId));
+  say(`shown ${[...shown].sort().join(',')}`);
   say('checked');
 }
 await services.close();

@@ -58,6 +58,8 @@ export function downloadLabel(state: BatchDisplayState, t: TFunction): string {
   switch (state.kind) {
     case 'waiting-slot':
       return t('batches.stateWaitingSlot');
+    case 'downloading-elsewhere':
+      return t('batches.stateDownloadingElsewhere');
     case 'downloading':
       return state.of !== undefined
         ? t('batches.stateDownloadingItem', { item: state.item ?? 0, of: state.of })

@@ -425,6 +425,7 @@ export const en = {
     stateGone: 'Gone from the server',
     stateExpired: 'Outputs expired on the server',
     stateWaitingSlot: 'Waiting for a download slot',
+    stateDownloadingElsewhere: 'Being downloaded by another studio of the team',
     stateDownloading: 'Downloading…',
     stateDownloadingItem: 'Downloading image {{item}} of {{of}}',
     stateVerifying: 'Verifying…',

@@ -414,6 +414,7 @@ export const zhCN: Messages = {
     stateGone: '服务器上已不存在',
     stateExpired: '服务器上的输出已过期',
     stateWaitingSlot: '等待下载名额',
+    stateDownloadingElsewhere: '团队中的另一个工作室正在下载',
     stateDownloading: '正在下载…',
     stateDownloadingItem: '正在下载第 {{item}} 张，共 {{of}} 张',
     stateVerifying: '正在校验…',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
@@ -7,7 +8,6 @@ import type { WireItem } from '../gateway/batch-wire';
 import {
   batchFolderName,
   folderContents,
-  newStagingDir,
   publishBatchFolder,
   stageExisting,
   type BatchFile,
@@ -26,12 +26,18 @@ import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { diskRefusal } from '../library/disk-refusal';
+import type { StudioStaging } from '../library/studio-staging';
+import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';
 
 export interface DownloaderDeps {
   store: BatchStore;
   submissions: SubmissionStore;
   references: ReferenceStore;
   gate: DownloadGate;
+  /** This studio's own staging area in the (maybe shared) library. */
+  staging: Pick<StudioStaging, 'newDir'>;
+  /** This install's id: whose staging area and download lease it is. */
+  studioId: string;
   libraryRoot(): string;
   clientFor(profileId: string): BatchClient;
   accountOf(profileId: string): string;
@@ -59,6 +65,7 @@ export type DownloadMode = 'replace' | 'missing';
 export class BatchDownloader {
   private running = new Map<string, Promise<void>>();
   private itemRoute: ItemRoute;
+  private stopped = false;
 
   constructor(private deps: DownloaderDeps) {
     this.itemRoute = new ItemRoute({
@@ -70,9 +77,10 @@ export class BatchDownloader {
   }
 
   private set(batch: TrackedBatch, download: Partial<DownloadState>): TrackedBatch {
+    // "Being downloaded by another studio" holds only until the next step says otherwise.
     const next = this.deps.store.update(batch.profileId, batch.id, (b) => ({
       ...b,
-      download: { ...b.download, ...download },
+      download: { ...b.download, elsewhere: undefined, ...download },
     }))!;
     this.deps.onChange(next);
     return next;
@@ -95,7 +103,52 @@ export class BatchDownloader {
     return this.running.has(`${profileId}/${batchId}`);
   }
 
+  /** Downloads waiting for another studio's stop waiting. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * Claims the batch across the team first (download-claim.ts): a folder already in the library
+   * is adopted, and while another studio downloads it, this one waits for its folder.
+   */
   private async download(profileId: string, batchId: string, mode: DownloadMode): Promise<void> {
+    const batch = this.deps.store.get(profileId, batchId)!;
+    const root = this.deps.libraryRoot();
+    const kept = batch.download.folder;
+    // "Download again": the user replaces a folder this studio has. Anything else adopts a folder there.
+    const again = mode === 'replace' && kept !== undefined && existsSync(join(root, kept));
+    const claim = await claimDownload({
+      ...{ root, remote: batch.remote, studioId: this.deps.studioId, again },
+      completing: mode === 'missing' ? kept : undefined,
+      waiting: () => void this.set(batch, { state: 'queued', elsewhere: true }),
+      stopped: () => this.stopped,
+    });
+    if ('stopped' in claim) return;
+    if ('adopted' in claim) {
+      this.adopt(this.deps.store.get(profileId, batchId) ?? batch, claim.adopted);
+      return;
+    }
+    try {
+      await this.downloadClaimed(profileId, batchId, mode, again);
+    } finally {
+      await claim.lease.release();
+    }
+  }
+
+  /** A batch whose folder another studio (or this one, before a kill) published: in the library, nothing fetched. */
+  private adopt(batch: TrackedBatch, found: FoundFolder): void {
+    const images = found.contents.record.images.length;
+    this.set(batch, adoptedDownload(found, batch.download.completedAt));
+    this.deps.onProgress({ batchId: batch.id, phase: 'done', received: 0, images, imagesTotal: images });
+  }
+
+  private async downloadClaimed(
+    profileId: string,
+    batchId: string,
+    mode: DownloadMode,
+    again: boolean,
+  ): Promise<void> {
     let batch = this.deps.store.get(profileId, batchId)!;
     const client = this.deps.clientFor(profileId);
     const account = this.deps.accountOf(profileId);
@@ -118,7 +171,7 @@ export class BatchDownloader {
       // Images a cut stream had verified, kept for the item route when the ZIP cannot be finished.
       let cutImages: VerifiedImage[] = [];
       for (let attempt = 1; attempt <= ZIP_ATTEMPTS && !images; attempt++) {
-        staging = await newStagingDir(root, batchId);
+        staging = await this.deps.staging.newDir(batchId);
         const dir = staging;
         // Queued until the account's one download slot is ours: "waiting", not "downloading".
         batch = this.set(batch, { state: 'queued', attempts: batch.download.attempts + 1 });
@@ -187,7 +240,7 @@ export class BatchDownloader {
         source = 'items';
         // The fallback downloads: it must not keep reading "verifying" from the ZIP that failed.
         batch = this.set(batch, { state: 'downloading', source: 'items' });
-        staging ??= await newStagingDir(root, batchId);
+        staging ??= await this.deps.staging.newDir(batchId);
         const into = staging;
         items = await withRequestRetries(this.deps.speedFor(profileId), () => client.items(batchId, 'all'));
         ({ images, errors } = await this.itemRoute.downloadItems(
@@ -207,8 +260,14 @@ export class BatchDownloader {
 
       batch = this.set(batch, { state: 'verifying' });
       const file = await buildBatchFile(this.deps, batch, draft, images, errors, items, source, staging!);
-      const folder = await publishBatchFolder(root, staging!, batchFolderName(batch.remote), file);
+      const folder = batchFolderName(batch.remote);
+      const published = await publishBatchFolder(root, staging!, folder, file, { replace: again });
       staging = undefined;
+      if (!published) {
+        // Another studio of the team (or a sync tool) brought the folder while this one downloaded.
+        const found = await folderContents(root, folder);
+        if (found) return this.adopt(batch, { name: folder, contents: found });
+      }
       this.set(batch, {
         state: 'done',
         folder,
@@ -281,7 +340,7 @@ export class BatchDownloader {
   ): Promise<void> {
     const { record, missing } = contents;
     if (missing.length > 0) {
-      const staging = await newStagingDir(root, batch.id);
+      const staging = await this.deps.staging.newDir(batch.id);
       try {
         await stageExisting(root, folder, staging);
         const slot = { batch: this.set(batch, { state: 'downloading' }) };
@@ -312,7 +371,7 @@ export class BatchDownloader {
           ...record,
           images: record.images.map((i) => ({ ...i, ...fetched.get(i.file) })),
         };
-        await publishBatchFolder(root, staging, folder, file);
+        await publishBatchFolder(root, staging, folder, file, { replace: true });
       } catch (err) {
         await rm(staging, { recursive: true, force: true });
         throw err;

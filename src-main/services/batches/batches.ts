@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { BatchView } from '../../../src-shared/batch-view';
 import type { EventHub } from '../host/event-hub';
-import { recoverLibrary, removeWriteLeftovers } from '../library/batch-folder';
+import { removeWriteLeftovers } from '../library/batch-folder';
+import { StudioStaging } from '../library/studio-staging';
 import { logCaught } from '../log/studio-log';
 import type { ProfileService } from '../profiles/profile-service';
 import type { ReferenceStore } from '../references/reference-store';
@@ -26,6 +27,8 @@ import { SubmissionStore } from './submission-store';
 
 export interface BatchesDeps {
   dataDir: string;
+  /** This install's id: its staging area and download leases in a library shared with other studios. */
+  studioId: string;
   profiles: ProfileService;
   settings: SettingsService;
   references: ReferenceStore;
@@ -58,6 +61,7 @@ export class Batches {
   readonly library: LibraryReconcile;
   readonly actions: BatchActions;
   readonly media: BatchMedia;
+  private staging: StudioStaging;
   /** A few progress events a second per batch reach the pages, never one per network chunk. */
   private progress = new ProgressCoalescer((p) => this.deps.events.emit('download.progress', p));
 
@@ -65,6 +69,7 @@ export class Batches {
     const { events, profiles, settings, references } = deps;
     const libraryRoot = () => settings.get().libraryDir;
     const gate = new DownloadGate();
+    const staging = (this.staging = new StudioStaging(libraryRoot, deps.studioId));
     const store = (this.store = new BatchStore(join(deps.dataDir, 'batches')));
     const submissions = (this.submissions = new SubmissionStore(join(deps.dataDir, 'submissions'), (s) =>
       events.emit('submission.updated', submissionView(s)),
@@ -93,6 +98,8 @@ export class Batches {
       submissions,
       references,
       gate,
+      staging,
+      studioId: deps.studioId,
       libraryRoot,
       clientFor,
       accountOf: (profileId) => clients.accountOf(profileId),
@@ -118,11 +125,9 @@ export class Batches {
 
   /** Resumes after a start: half-done downloads are discarded and redone, unknown submissions resent. */
   async start(): Promise<void> {
-    // What a kill left: a replaced folder goes back (or gives its marks), half-written files go.
-    // A failure here never blocks a start.
-    await recoverLibrary(this.deps.settings.get().libraryDir).catch((err: unknown) =>
-      logCaught('staging cleanup', err),
-    );
+    // What a kill left: a replaced folder goes back (or gives its marks), this studio's own
+    // staging and half-written files go. A failure here never blocks a start.
+    await this.staging.recover().catch((err: unknown) => logCaught('staging cleanup', err));
     for (const dir of ['batches', 'submissions', 'drafts']) {
       await removeWriteLeftovers(join(this.deps.dataDir, dir)).catch((err: unknown) =>
         logCaught('leftover cleanup', err),
@@ -146,6 +151,8 @@ export class Batches {
     this.poller.stop();
     this.library.stop();
     this.downloads.stop();
+    this.downloader.stop();
+    this.staging.stop();
   }
 
   /** The active profile's batches, for the desktop's taskbar progress (and the test runners). */

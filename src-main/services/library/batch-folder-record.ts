@@ -135,8 +135,9 @@ function unreadable(file: string, err: unknown): FolderProblem {
 }
 
 /**
- * The folder's perceptual hashes, by image file: a cache the studio writes beside the images (so a
- * rebuilt catalog has them at once), and rebuilds when it is missing or damaged.
+ * The folder's perceptual hashes, by image file: a cache each studio keeps in its own data folder
+ * (library-home.ts), and rebuilds when it is missing or damaged. Studios before shared libraries
+ * wrote it beside the images as `hashes.json`: still read, never written.
  */
 export const HASHES_FILE = 'hashes.json';
 export const HASHES_FORMAT = 'batch-image-studio.hashes/1';
@@ -151,9 +152,9 @@ const hashesSchema = z.object({
  */
 const SIGNED = [BATCH_FILE, LEGACY_REVIEW_FILE, REVIEW_DIR, 'images', HASHES_FILE];
 
-export async function readHashes(dir: string): Promise<Record<string, string>> {
+async function readHashFile(file: string): Promise<Record<string, string>> {
   try {
-    const parsed = hashesSchema.safeParse(JSON.parse(await readFile(join(dir, HASHES_FILE), 'utf8')));
+    const parsed = hashesSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data.images : {};
   } catch {
     // Missing or damaged: the hashes are made again, nothing is lost.
@@ -161,11 +162,17 @@ export async function readHashes(dir: string): Promise<Record<string, string>> {
   }
 }
 
+/** A folder's hashes: the legacy `hashes.json` in it, then this studio's own (`ownHashes`), which win. */
+export async function readHashes(dir: string, ownHashes?: string): Promise<Record<string, string>> {
+  const legacy = await readHashFile(join(dir, HASHES_FILE));
+  return ownHashes ? { ...legacy, ...(await readHashFile(ownHashes)) } : legacy;
+}
+
 /**
  * A batch folder read as the library shows it: the images that are really there, with their
  * prompts and marks. A corrupt or half-copied folder is described, never thrown.
  */
-export async function readBatchFolder(dir: string, me: string): Promise<FolderRecord> {
+export async function readBatchFolder(dir: string, me: string, ownHashes?: string): Promise<FolderRecord> {
   const people = new Map<string, string>();
   try {
     if (!existsSync(join(dir, BATCH_FILE)))
@@ -194,7 +201,7 @@ export async function readBatchFolder(dir: string, me: string): Promise<FolderRe
       ).map((f) => `images/${f}`),
     );
     const missing = record.images.filter((i) => !present.has(i.file)).length;
-    const hashes = await readHashes(dir);
+    const hashes = await readHashes(dir, ownHashes);
     // A row's references (its own and the draft's shared ones) that came from library images.
     const draft = record.draft;
     const sourceOf = new Map((draft?.references ?? []).map((r) => [r.id, r.sourceImageId]));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, readFile, readdir, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Draft } from '../../../src-shared/draft';
 import type { WireBatch } from '../gateway/batch-wire';
 import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from './atomic-file';
@@ -11,8 +11,11 @@ import { isSyncTemporary } from './sync-conflicts';
 import { carryMarks, LEGACY_REVIEW_FILE as REVIEW_FILE, REVIEW_DIR } from './review-files';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
-/** Staging lives inside the library root so the final move is one rename on one file system. */
-export const STAGING_DIR = '.studio-staging';
+/**
+ * Where studios before shared libraries staged their downloads (one area for everyone): only a
+ * folder a replacement moved aside there is still recovered (studio-staging.ts).
+ */
+export const LEGACY_STAGING_DIR = '.studio-staging';
 export const BATCH_FILE = 'batch.json';
 export const BATCH_FORMAT = 'batch-image-studio.batch/1';
 
@@ -44,33 +47,44 @@ export function batchFolderName(batch: Pick<WireBatch, 'id' | 'task_name' | 'cre
   return `${day} ${name} ${safeName(batch.id, 80)}`;
 }
 
-export async function newStagingDir(libraryRoot: string, batchId: string): Promise<string> {
-  const dir = join(libraryRoot, STAGING_DIR, `${safeName(batchId, 80)}-${randomBytes(4).toString('hex')}`);
+/**
+ * A new folder for one download in a studio's own staging area (studio-staging.ts), which lives
+ * inside the library root so the final move is one rename on one file system.
+ */
+export async function newStagingDir(area: string, batchId: string): Promise<string> {
+  const dir = join(area, `${safeName(batchId, 80)}-${randomBytes(4).toString('hex')}`);
   await makeDir(join(dir, 'images'));
   return dir;
 }
 
-/** Whatever a crash left half-done is thrown away at start; nothing in it was ever in the library. */
-export async function clearStaging(libraryRoot: string): Promise<void> {
-  await rm(join(libraryRoot, STAGING_DIR), { recursive: true, force: true, maxRetries: 3 });
-}
-
 /**
- * Moves a complete staging folder into the library in one rename. A folder downloaded before is
- * replaced whole, keeping its review marks.
+ * Moves a complete staging folder into the library in one rename. A folder already there under
+ * that name (another studio of the team published it meanwhile, or a sync tool brought it) is
+ * kept and the download dropped, unless `replace` (the user's "Download again"): then it is
+ * replaced whole, keeping its review marks. Answers whether this download is the folder now.
  *
  * The marks are not copied ahead: a mark set between such a copy and the rename would land in the
  * old folder only and be reverted by the stale copy. Instead the new folder arrives without a
  * review.json, so whatever review.json it has at merge time was written after the rename (the
  * newest marks), and the old folder's marks (every mark up to the rename) fill in the rest.
+ *
+ * The old folder is moved aside into the same staging area (the studio's own), beside an intent
+ * written before anything moves: a kill between the renames leaves it there, and the studio's
+ * next start puts it back or gives its marks to the new one (recoverReplaced).
  */
 export async function publishBatchFolder(
   libraryRoot: string,
   staging: string,
   folderName: string,
   file: BatchFile,
-): Promise<string> {
+  { replace = true }: { replace?: boolean } = {},
+): Promise<boolean> {
   const target = join(libraryRoot, folderName);
+  const area = dirname(staging);
+  if (!replace && existsSync(target)) {
+    await rm(staging, { recursive: true, force: true });
+    return false;
+  }
   await rm(join(staging, REVIEW_FILE), { force: true });
   await rm(join(staging, REVIEW_DIR), { recursive: true, force: true });
   await writeJsonAtomic(join(staging, BATCH_FILE), file);
@@ -78,12 +92,10 @@ export async function publishBatchFolder(
   // rename must not leave a library folder of empty files.
   await fsyncTree(staging);
   await makeDir(libraryRoot);
-  if (existsSync(target)) {
+  if (replace && existsSync(target)) {
     const tag = randomBytes(4).toString('hex');
-    const old = join(libraryRoot, STAGING_DIR, `${REPLACED_PREFIX}${tag}`);
-    const intent = join(libraryRoot, STAGING_DIR, `${INTENT_PREFIX}${tag}.json`);
-    // Said before anything moves: a kill between the two renames leaves the old folder aside, and
-    // start-up reads here where it belongs (recoverLibrary).
+    const old = join(area, `${REPLACED_PREFIX}${tag}`);
+    const intent = join(area, `${INTENT_PREFIX}${tag}.json`);
     await writeJsonAtomic(intent, { target: folderName, old: `${REPLACED_PREFIX}${tag}` });
     await rename(target, old);
     await rename(staging, target);
@@ -93,11 +105,20 @@ export async function publishBatchFolder(
     await rm(old, { recursive: true, force: true });
     await rm(intent, { force: true });
   } else {
-    await rename(staging, target);
+    try {
+      await rename(staging, target);
+    } catch (err) {
+      // Published by another studio between the look and the rename: a folder is never renamed
+      // over one that holds files, so theirs stays, and this download is dropped.
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') || !existsSync(target)) throw err;
+      await rm(staging, { recursive: true, force: true });
+      return false;
+    }
   }
   await fsyncDir(libraryRoot);
-  await fsyncDir(join(libraryRoot, STAGING_DIR));
-  return folderName;
+  await fsyncDir(area);
+  return true;
 }
 
 const REPLACED_PREFIX = 'replaced-';
@@ -133,58 +154,67 @@ export async function removeWriteLeftovers(dir: string, only?: readonly string[]
 }
 
 /**
- * Start-up repair of the library after a kill: a folder moved aside by a replacement goes back
- * under its name when the new one never arrived, or gives its review marks to the new one; then
- * the staging area and half-written files go. Whatever moment the kill chose, every batch that
- * was in the library is there again, with every mark.
+ * Start-up repair of a staging area after a kill: a folder a replacement moved aside goes back
+ * under its name when the new one never arrived, or gives its review marks to the new one and
+ * then goes. One that can be neither (no intent and no readable record, a merge that failed) is
+ * left where it is: a folder is never deleted before its marks are elsewhere.
  */
-export async function recoverLibrary(libraryRoot: string): Promise<{ restored: string[] }> {
-  const staging = join(libraryRoot, STAGING_DIR);
+export async function recoverReplaced(
+  libraryRoot: string,
+  area: string,
+): Promise<{ restored: string[]; kept: string[] }> {
   const restored: string[] = [];
+  const kept: string[] = [];
   let names: string[] = [];
   try {
-    names = await readdir(staging);
+    names = await readdir(area);
   } catch (err) {
     logCaughtUnlessMissing('staging listing', err);
     names = [];
   }
-  const placed = new Map<string, string>();
+  const placed = new Map<string, { target: string; intent: string }>();
   for (const name of names.filter((n) => n.startsWith(INTENT_PREFIX) && n.endsWith('.json'))) {
     try {
-      const intent = JSON.parse(await readFile(join(staging, name), 'utf8')) as {
-        target: string;
-        old: string;
-      };
+      const intent = JSON.parse(await readFile(join(area, name), 'utf8')) as { target: string; old: string };
       if (typeof intent.target === 'string' && typeof intent.old === 'string')
-        placed.set(basename(intent.old), basename(intent.target));
+        placed.set(basename(intent.old), { target: basename(intent.target), intent: name });
     } catch (err) {
       // An intent cut short was written before its rename: nothing moved yet.
       logCaught('replace intent read', err);
     }
   }
   for (const name of names.filter((n) => n.startsWith(REPLACED_PREFIX))) {
-    const old = join(staging, name);
-    let targetName = placed.get(name);
-    if (!targetName) {
-      // Moved aside by an older studio, without an intent: the record inside names it.
-      try {
-        const record = JSON.parse(await readFile(join(old, BATCH_FILE), 'utf8')) as BatchFile;
-        targetName = batchFolderName(record.batch);
-      } catch (err) {
-        logCaught('batch folder moved aside, record read', err);
-        continue;
+    const old = join(area, name);
+    let targetName = placed.get(name)?.target;
+    try {
+      // Moved aside without an intent (an older studio): the record inside names it.
+      targetName ??= batchFolderName(
+        (JSON.parse(await readFile(join(old, BATCH_FILE), 'utf8')) as BatchFile).batch,
+      );
+      const target = join(libraryRoot, targetName);
+      if (!existsSync(target)) {
+        await rename(old, target);
+        await fsyncDir(libraryRoot);
+        restored.push(targetName);
+      } else {
+        await mergeReview(old, target);
+        await rm(old, { recursive: true, force: true });
       }
-    }
-    const target = join(libraryRoot, targetName);
-    if (!existsSync(target)) {
-      await rename(old, target);
-      restored.push(targetName);
-    } else {
-      await mergeReview(old, target);
+      const intent = placed.get(name)?.intent;
+      if (intent) await rm(join(area, intent), { force: true });
+    } catch (err) {
+      logCaught(`batch folder moved aside (${name}): kept in staging`, err);
+      kept.push(name);
     }
   }
-  await fsyncDir(libraryRoot).catch((err: unknown) => logCaught('library folder sync', err));
-  await clearStaging(libraryRoot);
+  return { restored, kept };
+}
+
+/**
+ * Removes what a kill left half-written in the library's batch folders and at its root
+ * (collections.json's temporaries): the files themselves are whole.
+ */
+export async function removeLibraryLeftovers(libraryRoot: string): Promise<void> {
   let folders: string[] = [];
   try {
     folders = (await readdir(libraryRoot, { withFileTypes: true }))
@@ -195,9 +225,7 @@ export async function recoverLibrary(libraryRoot: string): Promise<{ restored: s
     folders = [];
   }
   for (const folder of folders) await removeWriteLeftovers(join(libraryRoot, folder));
-  // The library's own files at its root (collections.json), written atomically like the rest.
   await removeWriteLeftovers(libraryRoot, [COLLECTIONS_FILE]);
-  return { restored };
 }
 
 /** A library folder's record with the images it lists that are no longer on disk. */

@@ -8,15 +8,18 @@ import { isCorrupt, openCatalog, reopenCatalog, type CatalogDb } from './catalog
 export class CatalogConnection {
   private db?: CatalogDb;
   private root = '';
+  private file = '';
   private revisions = 0;
 
   /**
    * @param libraryRoot the library folder Settings names now
+   * @param catalogFileOf where this studio keeps the catalog of a library folder (its data folder)
    * @param rebuilt called once a damaged catalog has been replaced by an empty one, to fill it
    *   again from the folders (the owner of indexing wires it: this file knows nothing of folders)
    */
   constructor(
     private libraryRoot: () => string,
+    private catalogFileOf: (root: string) => string,
     private rebuilt: () => void,
   ) {}
 
@@ -50,7 +53,8 @@ export class CatalogConnection {
     const root = this.libraryRoot();
     if (this.db && root === this.root) return this.db;
     this.db?.close();
-    this.db = openCatalog(root).db;
+    this.file = this.catalogFileOf(root);
+    this.db = openCatalog(this.file).db;
     this.root = root;
     this.revisions++;
     return this.db;
@@ -67,7 +71,7 @@ export class CatalogConnection {
     } catch (err) {
       if (!isCorrupt(err)) throw err;
       logCaught('library catalog damaged in use: rebuilding', err);
-      this.db = reopenCatalog(db, this.root).db;
+      this.db = reopenCatalog(db, this.file).db;
       this.revisions++;
       this.rebuilt();
       return work(this.db);

@@ -1,12 +1,8 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import Database from 'libsql';
 import { logCaught, logInfo } from '../log/studio-log';
 import { makeDirSync } from './atomic-file';
-
-/** Where the catalog lives: beside the library it describes, in a folder the library scan skips. */
-export const CATALOG_DIR = '.catalog';
-export const CATALOG_FILE = 'library.sqlite';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
 const SCHEMA_VERSION = 8;
@@ -138,9 +134,8 @@ export function isCorrupt(err: unknown): boolean {
   return /SQLITE_(CORRUPT|NOTADB)/.test(code);
 }
 
-function removeCatalog(dir: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal'])
-    rmSync(join(dir, CATALOG_FILE + suffix), { force: true });
+function removeCatalog(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
 }
 
 function create(path: string): CatalogDb {
@@ -160,22 +155,20 @@ function create(path: string): CatalogDb {
 }
 
 /**
- * Opens the library's catalog, building its tables on first use. A catalog SQLite cannot read (a
- * crash mid-write on a bad disk, a file damaged by a sync tool, an older version) is deleted and
- * made again; a library folder the catalog cannot be written in (read-only, a network share
- * without locks) gets one in memory, rebuilt at each start.
+ * Opens a library's catalog at `path` (in the studio's own data folder: library-home.ts; never in
+ * the library, which other studios share), building its tables on first use. A catalog SQLite
+ * cannot read (a crash mid-write on a bad disk, an older version) is deleted and made again; a
+ * place the catalog cannot be written gets one in memory, rebuilt at each start.
  */
-export function openCatalog(root: string): { db: CatalogDb; where: 'disk' | 'memory'; rebuilt: boolean } {
-  const dir = join(root, CATALOG_DIR);
-  const path = join(dir, CATALOG_FILE);
+export function openCatalog(path: string): { db: CatalogDb; where: 'disk' | 'memory'; rebuilt: boolean } {
   try {
-    makeDirSync(dir);
+    makeDirSync(dirname(path));
     try {
       return { db: create(path), where: 'disk', rebuilt: false };
     } catch (err) {
       if (!isCorrupt(err)) throw err;
       logInfo(`library catalog at ${path} is unreadable (${(err as { code?: string }).code}): rebuilding it`);
-      removeCatalog(dir);
+      removeCatalog(path);
       return { db: create(path), where: 'disk', rebuilt: true };
     }
   } catch (err) {
@@ -185,12 +178,12 @@ export function openCatalog(root: string): { db: CatalogDb; where: 'disk' | 'mem
 }
 
 /** Deletes a catalog found damaged while in use, and opens a new one in its place. */
-export function reopenCatalog(db: CatalogDb, root: string): ReturnType<typeof openCatalog> {
+export function reopenCatalog(db: CatalogDb, path: string): ReturnType<typeof openCatalog> {
   try {
     db.close();
   } catch {
     // Closing a damaged database may fail too; the file is removed either way.
   }
-  removeCatalog(join(root, CATALOG_DIR));
-  return openCatalog(root);
+  removeCatalog(path);
+  return openCatalog(path);
 }

@@ -4,7 +4,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 import { folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
-import { STAGING_DIR } from './batch-folder';
 import { Collections } from './collections';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
@@ -52,7 +51,21 @@ export class CatalogIndexing {
     private catalog: CatalogConnection,
     private onChange: (change: LibraryChanged) => void,
     private me: () => string = () => '',
+    /** Where this studio keeps its hashes of a folder of the library at `root` (its data folder). */
+    private hashFileOf: (root: string, folderName: string) => string | undefined = () => undefined,
   ) {}
+
+  /**
+   * This studio made hashes of these folders (kept in its data folder, so no signature of the
+   * folder shows it): they are read again.
+   */
+  hashesChanged(folders: string[]): Promise<boolean> {
+    this.catalog.use((db) => {
+      const stale = db.prepare(`update folders set signature = '' where name = ?`);
+      db.transaction(() => folders.forEach((name) => stale.run(name)))();
+    });
+    return this.sync();
+  }
 
   /** The long sync under way (the first build of a big library), or null. */
   get progress(): LibraryOverview['indexing'] {
@@ -120,7 +133,7 @@ export class CatalogIndexing {
     let names: string[];
     try {
       names = readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== STAGING_DIR)
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
         .map((d) => d.name);
     } catch (err) {
       logCaughtUnlessMissing('library folder listing', err);
@@ -194,7 +207,7 @@ export class CatalogIndexing {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
-      const record = await readBatchFolder(join(root, name), this.me());
+      const record = await readBatchFolder(join(root, name), this.me(), this.hashFileOf(root, name));
       this.catalog.use((db) =>
         db.transaction(() => {
           restack(db, writeFolder(db, name, signature, record.images, record.problem, record.people));

@@ -3,18 +3,20 @@ import { logCaught } from '../log/studio-log';
 import { existsSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-file';
 import { BATCH_FILE } from './batch-folder';
-import { HASHES_FILE, HASHES_FORMAT, readHashes } from './batch-folder-record';
+import { HASHES_FORMAT, readHashes } from './batch-folder-record';
 import { dHash } from './image-hash';
 
 export interface ImageHashingDeps {
   root(): string;
+  /** Where this studio keeps its hashes of one folder of the library at `root`: its data folder. */
+  hashFileOf(root: string, folderName: string): string;
   /**
    * Images the catalog has no hash for, in catalog order after `after` (a row number), a few
    * hundred at a time: `folder` and `file` within it.
    */
   unhashed(after: number, limit: number): { row: number; folder: string; file: string }[];
-  /** Reads changed folders into the catalog again (their hashes.json is new). */
-  resync(): Promise<unknown>;
+  /** Reads these folders into the catalog again: this studio's hashes of them are new. */
+  resync(folders: string[]): Promise<unknown>;
 }
 
 /** Images hashed per round before the catalog reads them: a batch folder or two. */
@@ -24,8 +26,9 @@ const ROUND = 400;
  * Makes the perceptual hashes of the library's images in the background, once a batch has arrived
  * (never in the way of its download: the download is published first) and for a library from
  * before hashes existed. One image at a time (sharp decodes in its own threads, ~10 ms for a 1K
- * PNG), written to each folder's hashes.json, which the catalog reads like any folder change and
- * from which it builds the near-duplicate stacks.
+ * PNG), written to this studio's own hash file of the folder (never into the shared library: each
+ * file there has one writer), which the catalog reads like any folder change and from which it
+ * builds the near-duplicate stacks.
  */
 export class ImageHashing {
   private running?: Promise<void>;
@@ -69,10 +72,12 @@ export class ImageHashing {
       after = pending[pending.length - 1]!.row;
       const byFolder = new Map<string, string[]>();
       for (const p of pending) byFolder.set(p.folder, [...(byFolder.get(p.folder) ?? []), p.file]);
+      const hashed: string[] = [];
       for (const [folder, files] of byFolder) {
         if (this.stopped || this.deps.root() !== root) return;
         const dir = join(root, folder);
-        const hashes = await readHashes(dir);
+        const own = this.deps.hashFileOf(root, folder);
+        const hashes = await readHashes(dir, own);
         const started = performance.now();
         for (const file of files) {
           try {
@@ -83,16 +88,13 @@ export class ImageHashing {
         }
         // A folder deleted meanwhile (in the file manager) is not made again for its hashes.
         if (!existsSync(join(dir, BATCH_FILE))) continue;
-        await writeFileAtomic(
-          join(dir, HASHES_FILE),
-          `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`,
-          { createFolder: false },
-        );
+        await writeFileAtomic(own, `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`);
+        hashed.push(folder);
         // Half a core at most: a library from before hashes existed is hashed beside the work, not
         // in its way (thumbnails share sharp's threads).
         await new Promise((r) => setTimeout(r, performance.now() - started).unref());
       }
-      await this.deps.resync();
+      await this.deps.resync(hashed);
     }
   }
 }

@@ -13,10 +13,11 @@ import type { Person } from './catalog-marks';
 import { CatalogIndexing } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
+import type { LibraryHome } from './library-home';
 
 /**
- * The library's catalog: every image of every batch folder under the root, in SQLite beside the
- * library, so the gallery asks for the window it shows, searches and sorts in SQL, and a start
+ * The library's catalog: every image of every batch folder under the root, in SQLite in this
+ * studio's data folder (the library folder may be shared with other studios), so the gallery asks for the window it shows, searches and sorts in SQL, and a start
  * reads only the folders that changed. The folders stay the truth (batch.json, review.json):
  * the catalog can be deleted at any time and is made again from them.
  *
@@ -33,21 +34,39 @@ export class LibraryCatalog {
   /**
    * @param person this studio's person: their own marks are the ones set, undone and filtered as
    *   "mine"; everyone's are read (review-files.ts)
+   * @param homeOf this studio's own place for a library folder's index, in its data folder
+   *   (library-home.ts); without one, the catalog is kept in memory only
    */
   constructor(
     root: () => string,
     onChange: (change: LibraryChanged) => void = () => undefined,
     person: () => Person = () => ({ id: 'studio', name: '' }),
+    homeOf?: (root: string) => LibraryHome,
   ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
-    this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
-    this.indexing = new CatalogIndexing(root, this.catalog, onChange, () => person().id);
+    this.catalog = new CatalogConnection(
+      root,
+      (r) => homeOf?.(r).catalogFile ?? ':memory:',
+      () => void this.indexing.sync(),
+    );
+    this.indexing = new CatalogIndexing(
+      root,
+      this.catalog,
+      onChange,
+      () => person().id,
+      (r, folder) => homeOf?.(r).hashFileOf(folder),
+    );
     this.reading = new CatalogReading(this.catalog, this.indexing, person);
     this.marks = new CatalogMarks(this.catalog, this.reading, person);
   }
 
   sync(): Promise<boolean> {
     return this.indexing.sync();
+  }
+
+  /** This studio's hashes of these folders changed: they are read again. */
+  hashesChanged(folders: string[]): Promise<boolean> {
+    return this.indexing.hashesChanged(folders);
   }
 
   warm(): void {

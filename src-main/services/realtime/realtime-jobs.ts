@@ -42,6 +42,8 @@ export class RealtimeJobs {
       root(): string;
       saved(): Promise<unknown>;
       image(id: string): Promise<{ path: string; mime: string }>;
+      /** This install's id: its realtime folders are its own in a library shared with other studios. */
+      studioId: string;
     },
     private clientOptions: ConstructorParameters<typeof RealtimeClient>[1] = {},
   ) {
@@ -222,7 +224,12 @@ export class RealtimeJobs {
     return { file: join(this.dir, file), mime };
   }
 
-  /** Files the result under the library's Realtime collection: one folder per day, like a batch folder. */
+  /**
+   * Files the result under the library's Realtime collection: one folder per day and studio, like
+   * a batch folder. Its batch.json is rewritten at each save, so in a library shared with other
+   * studios each has its own (`Realtime <day> <studio>`): one writer. Folders of older studios
+   * (`Realtime <day>`) are still read as any batch folder, and never written again.
+   */
   save(id: string): Promise<string> {
     const run = this.saving.then(() => this.saveNow(id));
     this.saving = run.catch(() => undefined);
@@ -234,7 +241,8 @@ export class RealtimeJobs {
     if (!job.resultFile || !job.result)
       throw new StudioError({ code: 'STUDIO_NO_RESULT', message: 'This generation has no image to save.' });
     const day = new Date(job.createdAt).toISOString().slice(0, 10);
-    const folderName = `Realtime ${day}`;
+    const studio = safeName(this.library.studioId, 80).slice(0, 8);
+    const folderName = `Realtime ${day} ${studio}`;
     const folder = join(this.library.root(), folderName);
     const recordFile = join(folder, BATCH_FILE);
     await makeDir(join(folder, 'images'));
@@ -246,7 +254,7 @@ export class RealtimeJobs {
           format: 'batch-image-studio.batch/1',
           collection: 'realtime',
           batch: {
-            id: `realtime-${day}`,
+            id: `realtime-${day}-${studio}`,
             task_name: folderName,
             model: 'realtime',
             created_at: Math.floor(job.createdAt / 1000),
