@@ -3,7 +3,7 @@ import { teamMarksSchema } from './person';
 
 import { reviewMarkSchema } from './review-mark';
 
-export { REVIEW_MARKS, reviewMarkSchema, type ReviewMark } from './review-mark';
+export { reviewMarkSchema, type ReviewMark } from './review-mark';
 
 /** One image of the library, as the gallery lists it. */
 export const libraryImageSchema = z.object({

@@ -20,7 +20,6 @@ export const personMarkSchema = z.object({
   mark: reviewMarkSchema,
   stars: z.number().int().min(0).max(5),
 });
-export type PersonMark = z.infer<typeof personMarkSchema>;
 
 /**
  * The team's marks on one image: how many people picked and rejected it, and who. Marks made

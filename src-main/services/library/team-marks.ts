@@ -39,12 +39,6 @@ export function teamCounts(entries: readonly TeamEntry[]): TeamCounts {
   };
 }
 
-/** A person's own mark on an image: their entry, else the earlier one. */
-export function ownOf(entries: readonly TeamEntry[], me: string): { mark: ReviewMark; stars: number } {
-  const entry = entries.find((e) => e.person === me) ?? entries.find((e) => e.person === EARLIER);
-  return { mark: entry?.mark ?? null, stars: entry?.stars ?? 0 };
-}
-
 /**
  * The team's marks as the grid shows them, or undefined where nobody but this person (or nobody)
  * has marked the image: then the image's own mark says it all.
