@@ -89,6 +89,8 @@ export const folderProblemSchema = z.enum([
   'FILE_UNREADABLE',
   'IMAGES_MISSING',
   'REVIEW_DAMAGED',
+  /** Not damage: its files are still arriving (a copy or a sync under way); it completes itself. */
+  'ARRIVING',
 ]);
 
 /** One window of the filtered list; `total` is the length of the whole filtered list. */

@@ -29,6 +29,7 @@ import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
+import { LibraryChanges, studioIdOf } from './library/library-changes';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
@@ -133,8 +134,14 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
-  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change));
-  const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
+  // This studio's change journal in the library: other studios on it read the folders it names.
+  const libraryChanges = new LibraryChanges(libraryDir, studioIdOf(options.store));
+  const library = new LibraryCatalog(
+    libraryDir,
+    (change) => events.emit('library.changed', change),
+    (folder) => libraryChanges.noteFolder(folder),
+  );
+  const libraryWatch = new LibraryWatch(libraryDir, library, libraryChanges.studioId);
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
     kbClientOf(profiles.resolve(profileId), () => profiles.allKeys());
@@ -155,7 +162,14 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     join(options.dataDir, 'realtime'),
     profiles,
     events,
-    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id) },
+    {
+      root: libraryDir,
+      saved: (folder) => {
+        libraryChanges.noteFolder(folder);
+        return library.sync();
+      },
+      image: (id) => library.detail(id),
+    },
     options.realtimeClient,
   );
   // Perceptual hashes for the near-duplicate stacks: after each sync that brought folders in.
@@ -168,7 +182,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     if (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders')
       void hashing.kick();
   });
-  keepCatalogCurrent(events, library, libraryWatch);
+  keepCatalogCurrent(events, library, libraryWatch, libraryChanges);
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new Batches({
     dataDir: options.dataDir,
@@ -246,7 +260,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       openPath: options.openPath,
       language: () => settings.get().language,
     }),
-    ...collectionHandlers(new Collections(libraryDir), library),
+    ...collectionHandlers(new Collections(libraryDir), library, () => libraryChanges.noteBoards()),
     ...reuseHandlers(
       new ImageReuse({
         library,
@@ -287,6 +301,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       updates.stop();
       batches.stop();
       libraryWatch.stop();
+      await libraryChanges.flush().catch((err: unknown) => logCaught('library change journal write', err));
       hashing.stop();
       library.close();
       await sandbox.close();

@@ -521,7 +521,12 @@ export const en = {
       IMAGES_MISSING_other: 'Images missing: {{count}} of {{total}} (half copied?).',
       REVIEW_DAMAGED:
         '{{file}} is damaged (not valid JSON): the images are shown without their picks and stars.',
+      ARRIVING_one: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
+      ARRIVING_other: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
+      ARRIVING_RECORD: 'Still arriving: its batch.json is not here yet (being copied or synced).',
     },
+    arriving_one: '{{count}} folder still arriving',
+    arriving_other: '{{count}} folders still arriving',
     galleryLabel: 'Images',
     keysHelp:
       'Arrows move · P pick · X reject · U unmark · 0–5 stars · B board · Enter opens · Shift/Ctrl+click selects several',

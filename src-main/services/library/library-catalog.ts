@@ -9,7 +9,8 @@ import type {
   LibraryResult,
 } from '../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
-import { CatalogIndexing } from './catalog-indexing';
+import { splitId } from './catalog-ids';
+import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 
@@ -29,7 +30,15 @@ export class LibraryCatalog {
   private readonly reading: CatalogReading;
   private readonly marks: CatalogMarks;
 
-  constructor(root: () => string, onChange: (change: LibraryChanged) => void = () => undefined) {
+  /**
+   * @param wrote told of each batch folder whose files the catalog wrote (marks): the studio's
+   *   change journal names it, so other studios on the same library read it again
+   */
+  constructor(
+    root: () => string,
+    onChange: (change: LibraryChanged) => void = () => undefined,
+    private wrote: (folder: string) => void = () => undefined,
+  ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
     this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
     this.indexing = new CatalogIndexing(root, this.catalog, onChange);
@@ -39,6 +48,16 @@ export class LibraryCatalog {
 
   sync(): Promise<boolean> {
     return this.indexing.sync();
+  }
+
+  /** Reads again only these folders (and the boards) when they changed: another studio named them. */
+  recheck(scope: SyncScope): Promise<boolean> {
+    return this.indexing.recheck(scope);
+  }
+
+  /** The folders still arriving (a copy or a sync under way), looked at again until whole. */
+  arriving(): string[] {
+    return this.indexing.arriving();
   }
 
   warm(): void {
@@ -82,7 +101,9 @@ export class LibraryCatalog {
     return this.marks.marksOf(ids);
   }
 
-  mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
-    return this.marks.mark(ids, change);
+  async mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
+    const changes = await this.marks.mark(ids, change);
+    for (const folder of new Set(changes.map((c) => splitId(c.id)?.[0]))) if (folder) this.wrote(folder);
+    return changes;
   }
 }
