@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { teamMarksSchema } from './person';
 
-/**
- * A review mark. `alternative`: another model's take on a row whose pick was made in "Compare
- * across models": kept, not rejected, but not the one chosen.
- */
-export const REVIEW_MARKS = ['picked', 'rejected', 'alternative'] as const;
-export const reviewMarkSchema = z.enum(REVIEW_MARKS).nullable();
-export type ReviewMark = z.infer<typeof reviewMarkSchema>;
+import { reviewMarkSchema } from './review-mark';
+
+export { REVIEW_MARKS, reviewMarkSchema, type ReviewMark } from './review-mark';
 
 /** One image of the library, as the gallery lists it. */
 export const libraryImageSchema = z.object({
@@ -29,6 +26,8 @@ export const libraryImageSchema = z.object({
   stack: z
     .object({ leader: z.string(), size: z.number().int().min(2), level: z.enum(['near', 'similar']) })
     .optional(),
+  /** The team's marks (src-shared/person.ts); absent where nobody else has marked it. */
+  team: teamMarksSchema.optional(),
 });
 export type LibraryImage = z.infer<typeof libraryImageSchema>;
 
@@ -43,6 +42,15 @@ export const libraryFilterSchema = z
     from: z.number().optional(),
     to: z.number().optional(),
     review: z.enum(['any', 'picked', 'rejected', 'alternative', 'unrated']).default('any'),
+    /**
+     * Whose marks `review` looks at: this person's own (the default), or anyone's ("picked" by
+     * anyone, "unrated" by everyone).
+     */
+    whose: z.enum(['mine', 'anyone']).optional(),
+    /** Images at least two people marked, all alike (`agree`), or marked differently (`disagree`). */
+    agreement: z.enum(['agree', 'disagree']).optional(),
+    /** Picked by at least this many people. */
+    minPicks: z.number().int().min(1).max(1000).optional(),
     minStars: z.number().int().min(0).max(5).default(0),
     sort: z.enum(['newest', 'oldest', 'stars', 'prompt']).default('newest'),
     /** `one`: one image per stack (its first), as a culling pass wants. */
@@ -89,6 +97,8 @@ export const folderProblemSchema = z.enum([
   'FILE_UNREADABLE',
   'IMAGES_MISSING',
   'REVIEW_DAMAGED',
+  /** One person's marks file is damaged, from a newer version, or not the studio's: only their marks are not shown. */
+  'PERSON_MARKS_UNREADABLE',
   /** Not damage: its files are still arriving (a copy or a sync under way); it completes itself. */
   'ARRIVING',
 ]);
@@ -120,6 +130,8 @@ export const libraryOverviewSchema = z.object({
   collections: z.array(z.object({ id: z.string(), name: z.string(), images: z.number().int() })),
   batches: z.array(z.object({ id: z.string(), taskName: z.string(), images: z.number().int() })),
   models: z.array(z.string()),
+  /** The people whose marks the library holds, this studio's own first, with how many images each marked. */
+  people: z.array(z.object({ id: z.string(), name: z.string(), me: z.boolean(), marked: z.number().int() })),
   /**
    * Folders that could not be read: reported and skipped, never fatal. `reason` is what the screen
    * says, in words, in the user's language; `message` is the same in English for scripts.
@@ -142,6 +154,8 @@ export const libraryMarkChangeSchema = z.object({
   id: z.string(),
   mark: reviewMarkSchema,
   stars: z.number().int().min(0).max(5),
+  /** The team's marks after the change, where anyone else has marked the image. */
+  team: teamMarksSchema.optional(),
 });
 export type LibraryMarkChange = z.infer<typeof libraryMarkChangeSchema>;
 

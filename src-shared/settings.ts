@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { personNameSchema } from './person';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export const languageSchema = z.enum(LANGUAGES);
@@ -19,8 +20,14 @@ export const settingsSchema = z.object({
   autoDownload: z.boolean(),
   notifications: z.boolean(),
   activeProfileId: z.string(),
+  /** This install's person: an id made once, and a display name shown to the team. */
+  personId: z.string().min(1),
+  personName: personNameSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-export const settingsPatchSchema = settingsSchema.omit({ activeProfileId: true }).partial().strict();
+export const settingsPatchSchema = settingsSchema
+  .omit({ activeProfileId: true, personId: true })
+  .partial()
+  .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -25,6 +25,7 @@ import {
   libraryResultSchema,
   reviewMarkSchema,
 } from './library-view';
+import { personStatusSchema } from './person';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
 import { updateMethods, updateStatusSchema } from './updates';
@@ -357,6 +358,8 @@ export const studioMethods = {
       missingReferences: z.number().int(),
     }),
   },
+  /** This studio's person (name and id), and a notice if its id was changed to tell it from a copy. */
+  'people.me': { input: none, output: personStatusSchema },
   'library.reveal': { input: byId, output: z.object({ path: z.string(), opened: z.boolean() }) },
   'realtime.models': { input: none, output: z.array(z.string()) },
   'realtime.generate': { input: realtimeGenerateSchema, output: realtimeJobSchema },

@@ -134,11 +134,13 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const references = new ReferenceStore(join(options.dataDir, 'references'));
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
+  const person = () => ({ id: settings.get().personId, name: settings.get().personName });
   // This studio's change journal in the library: other studios on it read the folders it names.
   const libraryChanges = new LibraryChanges(libraryDir, studioIdOf(options.store));
   const library = new LibraryCatalog(
     libraryDir,
     (change) => events.emit('library.changed', change),
+    person,
     (folder) => libraryChanges.noteFolder(folder),
   );
   const libraryWatch = new LibraryWatch(libraryDir, library, libraryChanges.studioId);

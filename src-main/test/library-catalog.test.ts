@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { CATALOG_DIR, CATALOG_FILE } from '../services/library/catalog-db';
+import { personMarksOnDisk } from './marks-on-disk';
 import { LibraryCatalog } from '../services/library/library-catalog';
 import { call, startServices, waitUntil } from './studio-fixture';
 
@@ -128,13 +129,11 @@ describe('the library catalog', () => {
     const [id] = await first.ids({ search: 'lighthouse' });
     const marks = await first.mark([id!], { mark: 'picked', stars: 4 });
     expect(marks).toEqual([{ id, mark: 'picked', stars: 4 }]);
-    expect(
-      JSON.parse(readFileSync(join(root, 'kept', 'review.json'), 'utf8')).images['images/row-1.png'],
-    ).toEqual({
+    expect(personMarksOnDisk(join(root, 'kept')).images['images/row-1.png']).toEqual({
       mark: 'picked',
       stars: 4,
     });
-    // The review.json the catalog wrote is not a change to read again.
+    // The marks file the catalog wrote is not a change to read again.
     expect(await first.sync()).toBe(false);
     first.close();
 

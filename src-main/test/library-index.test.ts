@@ -1,3 +1,4 @@
+import { personMarksOnDisk } from './marks-on-disk';
 import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,7 +116,7 @@ describe('the library on disk', () => {
     }
   });
 
-  it('keeps marks in review.json, and they survive a re-read and a re-download', async () => {
+  it("keeps a person's marks in their own file, and they survive a re-read and a re-download", async () => {
     const folder = await downloadedBatch(['mark me', 'and me']);
     const batchId = JSON.parse(readFileSync(join(folder, 'batch.json'), 'utf8')).batch.id;
     const { items } = await call(services, 'library.query', { batchId });
@@ -124,23 +125,27 @@ describe('the library on disk', () => {
       call(services, 'library.mark', { ids: [items[1].id], stars: 4 }),
       call(services, 'library.mark', { ids: [items[0].id], stars: 2 }),
     ]);
-    const review = JSON.parse(readFileSync(join(folder, 'review.json'), 'utf8'));
-    expect(review.format).toBe('batch-image-studio.review/1');
+    const review = personMarksOnDisk(folder, services.settings.get().personId);
+    expect(review.format).toBe('batch-image-studio.review/2');
+    expect(review.person.name).toBe(services.settings.get().personName);
     expect(Object.values(review.images)).toEqual(
       expect.arrayContaining([
         { mark: 'picked', stars: 2 },
         { mark: null, stars: 4 },
       ]),
     );
-    // A second catalog, on the same folders, reads the marks from review.json.
+    // A second catalog, on the same folders (another person's, as on another machine), reads the
+    // marks as the team's: picked by anyone, and by whom.
     const copy = mkdtempSync(join(tmpdir(), 'library-marks-'));
     cpSync(folder, join(copy, 'copied'), { recursive: true });
-    const fresh = await new LibraryCatalog(() => copy).query({ batchId, review: 'picked' });
-    expect(fresh.items.map((i) => i.stars)).toEqual([2]);
+    const fresh = await new LibraryCatalog(() => copy).query({ batchId, review: 'picked', whose: 'anyone' });
+    expect(fresh.items.map((i) => i.team?.by)).toEqual([
+      [{ name: services.settings.get().personName, me: false, mark: 'picked', stars: 2 }],
+    ]);
+    expect((await new LibraryCatalog(() => copy).query({ batchId, review: 'picked' })).total).toBe(0);
 
     await services.batches.downloader.enqueue('sandbox', batchId);
-    const again = JSON.parse(readFileSync(join(folder, 'review.json'), 'utf8'));
-    expect(again).toEqual(review);
+    expect(personMarksOnDisk(folder, services.settings.get().personId)).toEqual(review);
   });
 });
 

@@ -11,7 +11,12 @@ process.env.STUDIO_LIBRARY_WATCH = 'poll';
 /** Within this time of reaching the disk, another studio's change is shown (issue 35). */
 const LIVE_MS = 5_000;
 
-type Item = { id: string; prompt: string; mark: string | null; stars: number };
+type Item = {
+  id: string;
+  prompt: string;
+  mark: string | null;
+  team?: { picks: number; by: { me: boolean; mark: string | null; stars: number }[] };
+};
 
 describe('two studios on one library folder, with file watches off', () => {
   it("shows the other studio's new folder, marks and boards within seconds, with no restart", async () => {
@@ -34,7 +39,7 @@ describe('two studios on one library folder, with file watches off', () => {
     );
     const arrived = await waitUntil(
       () => call(here, 'library.query', { search: 'mug', sort: 'oldest' }),
-      (r: { total: number }) => r.total === 2,
+      (r: { total: number; items: Item[] }) => r.total === 2,
       LIVE_MS,
     );
     expect(heard).toContain('folders');
@@ -49,11 +54,15 @@ describe('two studios on one library folder, with file watches off', () => {
     heard.length = 0;
     await waitUntil(
       () => call(here, 'library.query', { search: 'jade' }),
-      (r: { items: Item[] }) => r.items[0]?.mark === 'picked' && r.items[0]?.stars === 4,
+      (r: { items: Item[] }) =>
+        r.items[0]?.team?.picks === 1 &&
+        r.items[0].team.by.some((m) => !m.me && m.mark === 'picked' && m.stars === 4),
       LIVE_MS,
     );
     expect(heard).toContain('folders');
-    expect((await call(here, 'library.query', { search: 'tin' })).items[0].mark).toBeNull();
+    // Their mark, not this person's: here nobody has marked anything.
+    expect((await call(here, 'library.query', { search: 'jade' })).items[0].mark).toBeNull();
+    expect((await call(here, 'library.query', { search: 'tin' })).items[0].team).toBeUndefined();
 
     // A board made over there.
     const board = await call(there, 'collections.create', { name: 'Client picks', ids: [tin!.id] });

@@ -524,6 +524,8 @@ export const en = {
       ARRIVING_one: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
       ARRIVING_other: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
       ARRIVING_RECORD: 'Still arriving: its batch.json is not here yet (being copied or synced).',
+      PERSON_MARKS_UNREADABLE:
+        "{{file}} is damaged, from a newer version, or not written by the studio: that person's picks and stars are not shown. Everyone else's are.",
     },
     arriving_one: '{{count}} folder still arriving',
     arriving_other: '{{count}} folders still arriving',

@@ -508,6 +508,8 @@ export const zhCN: Messages = {
       ARRIVING_one: '仍在传入：{{total}} 张图片中还有 {{count}} 张未到（正在复制或同步）。',
       ARRIVING_other: '仍在传入：{{total}} 张图片中还有 {{count}} 张未到（正在复制或同步）。',
       ARRIVING_RECORD: '仍在传入：batch.json 还未到（正在复制或同步）。',
+      PERSON_MARKS_UNREADABLE:
+        '{{file}} 已损坏、来自更新的版本，或不是由本工具写入：不显示此人的挑选和星级，其他人的照常显示。',
     },
     arriving_one: '{{count}} 个文件夹仍在传入',
     arriving_other: '{{count}} 个文件夹仍在传入',

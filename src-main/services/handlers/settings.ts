@@ -24,7 +24,7 @@ export interface SettingsHandlerDeps {
 /** The app itself: its settings, the gateway profiles and their connection, and the host's dialogs and links. */
 export function settingsHandlers(
   deps: SettingsHandlerDeps,
-): FeatureHandlers<'app' | 'settings' | 'profiles' | 'connection' | 'dialog' | 'shell'> {
+): FeatureHandlers<'app' | 'settings' | 'people' | 'profiles' | 'connection' | 'dialog' | 'shell'> {
   const { settings, profiles, connection, batches } = deps;
   const isActive = (id: string) => settings.get().activeProfileId === id;
   return {
@@ -32,6 +32,10 @@ export function settingsHandlers(
     'app.logRendererError': ({ where, message }) => logRendererError(where, message),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => settings.update(patch),
+    'people.me': () => {
+      const { personId, personName } = settings.get();
+      return { id: personId, name: personName, notice: settings.personNotice() };
+    },
     'profiles.list': () => profiles.list(),
     // The top bar shows the active profile's connection: a change to that profile checks it again.
     'profiles.save': (input) => {

@@ -3,20 +3,11 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runIdOf } from '../../../src-shared/batch-run';
-import { reviewMarkSchema, type LibraryOverview, type ReviewMark } from '../../../src-shared/library-view';
+import { type LibraryOverview, type ReviewMark } from '../../../src-shared/library-view';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 import { BATCH_FILE } from './batch-folder';
 import { arrivingUntil } from './folder-arriving';
-
-export const REVIEW_FILE = 'review.json';
-/** Each person's marks, one file a person (`review/<personId>.json`), beside the legacy review.json. */
-export const REVIEW_DIR = 'review';
-/**
- * The folder's perceptual hashes, by image file: a cache the studio writes beside the images (so a
- * rebuilt catalog has them at once), and rebuilds when it is missing or damaged.
- */
-export const HASHES_FILE = 'hashes.json';
-export const REVIEW_FORMAT = 'batch-image-studio.review/1';
+import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
 
 const batchFileSchema = z.object({
   batch: z
@@ -60,17 +51,6 @@ const batchFileSchema = z.object({
     .catch(null),
 });
 
-export const reviewSchema = z.object({
-  images: z.record(
-    z.string(),
-    z.object({
-      mark: reviewMarkSchema.default(null),
-      stars: z.number().int().min(0).max(5).default(0),
-    }),
-  ),
-});
-export type Review = z.infer<typeof reviewSchema>['images'];
-
 /** One image of a batch folder, as the catalog stores it. `ord` keeps the folder's own order. */
 export interface FolderImage {
   file: string;
@@ -84,8 +64,11 @@ export interface FolderImage {
   createdAt: number;
   mime: string;
   bytes: number;
+  /** This studio's person's own mark: theirs where they set one, else the folder's earlier one. */
   mark: ReviewMark;
   stars: number;
+  /** Every person's entry for it, the earlier review.json's too (team-marks.ts says what counts). */
+  team: { person: string; mark: ReviewMark; stars: number }[];
   /** Library images this one was made from (its references, or its realtime inputs): lineage. */
   sources: string[];
   /** The run (one draft on several models) its batch was one model of. */
@@ -99,20 +82,16 @@ export type FolderProblem = Omit<LibraryOverview['problems'][number], 'folder'>;
 export interface FolderRecord {
   images: FolderImage[];
   problem?: FolderProblem;
+  /** The names of the people whose marks the folder holds, by id. */
+  people: Map<string, string>;
   /** Its files are still arriving (a copy or a sync under way) until then: read again by that time. */
   arrivingUntil?: number;
 }
 
 /**
- * What a folder's signature is made of: its record, its legacy marks, each person's marks (the
- * `review/` folder's time changes at every file renamed into it), its images folder (a file added
- * or removed changes the folder's time) and its hashes.
- */
-const SIGNED = [BATCH_FILE, REVIEW_FILE, REVIEW_DIR, 'images', HASHES_FILE];
-
-/**
- * What changes when a folder changes (SIGNED). A few stats a folder: a start checks 1,250 folders
- * of a 250,000-image library in a few milliseconds instead of reading their records.
+ * What changes when a folder changes: its record, its marks and its images folder (a file added
+ * or removed changes the folder's time). Three stats a folder: a start checks 1,250 folders of a
+ * 250,000-image library in a few milliseconds instead of reading their records.
  */
 export async function folderSignature(dir: string): Promise<string> {
   const parts = await Promise.all(SIGNED.map((name) => fileSignature(join(dir, name))));
@@ -121,7 +100,7 @@ export async function folderSignature(dir: string): Promise<string> {
 
 /**
  * The same, stat by stat on this thread: checking every folder of a library at once. At 5,000
- * folders (a million images) the 25,000 stats take 60-90 ms this way, against 400-700 ms as
+ * folders (a million images) the 20,000 stats take 50-70 ms this way, against 400-700 ms as
  * promises (each a trip through the thread pool, a missing review.json an exception); the caller
  * yields between slices of folders.
  */
@@ -158,11 +137,22 @@ function unreadable(file: string, err: unknown): FolderProblem {
   return { reason: 'FILE_UNREADABLE', file, message: `${file} cannot be read` };
 }
 
+/**
+ * The folder's perceptual hashes, by image file: a cache the studio writes beside the images (so a
+ * rebuilt catalog has them at once), and rebuilds when it is missing or damaged.
+ */
+export const HASHES_FILE = 'hashes.json';
 export const HASHES_FORMAT = 'batch-image-studio.hashes/1';
 const hashesSchema = z.object({
   format: z.literal(HASHES_FORMAT),
   images: z.record(z.string(), z.string().regex(/^[0-9a-f]{16}$/)),
 });
+
+/**
+ * The entries whose time and size say a folder changed: the `review` folder's time changes with
+ * every person's marks renamed into it (and their sync tools' copies).
+ */
+const SIGNED = [BATCH_FILE, LEGACY_REVIEW_FILE, REVIEW_DIR, 'images', HASHES_FILE];
 
 export async function readHashes(dir: string): Promise<Record<string, string>> {
   try {
@@ -174,21 +164,18 @@ export async function readHashes(dir: string): Promise<Record<string, string>> {
   }
 }
 
-export async function readReview(file: string): Promise<Review> {
-  const parsed = reviewSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-  return parsed.success ? parsed.data.images : {};
-}
-
 /**
  * A batch folder read as the library shows it: the images that are really there, with their
  * prompts and marks. A corrupt or half-copied folder is described, never thrown.
  */
-export async function readBatchFolder(dir: string): Promise<FolderRecord> {
+export async function readBatchFolder(dir: string, me: string): Promise<FolderRecord> {
+  const people = new Map<string, string>();
   try {
     if (!existsSync(join(dir, BATCH_FILE))) {
       // A sync tool may bring the images before the record: while files still arrive, that is not damage.
       const arriving = await arrivingUntil(dir);
       return {
+        people,
         images: [],
         arrivingUntil: arriving,
         problem: arriving
@@ -201,20 +188,10 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
       };
     }
     const record = batchFileSchema.parse(JSON.parse(await readFile(join(dir, BATCH_FILE), 'utf8')));
-    let review: Review = {};
-    // A damaged review.json costs the marks, not the images: they are shown, and the folder reported.
-    let reviewProblem: FolderProblem | undefined;
-    if (existsSync(join(dir, REVIEW_FILE))) {
-      try {
-        review = await readReview(join(dir, REVIEW_FILE));
-      } catch (err) {
-        reviewProblem = {
-          ...unreadable(REVIEW_FILE, err),
-          reason: 'REVIEW_DAMAGED',
-          message: `${REVIEW_FILE} is damaged: picks and stars are not shown`,
-        };
-      }
-    }
+    const marks = await readFolderMarks(dir);
+    for (const [id, person] of marks.people) people.set(id, person.name);
+    // A damaged marks file costs its marks, not the images: they are shown, and the folder reported.
+    const reviewProblem = marksProblem(marks);
     const present = new Set(
       (
         await readdir(join(dir, 'images')).catch((err: unknown) => {
@@ -250,17 +227,19 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
         createdAt: Math.floor(record.batch.created_at),
         mime: i.mime,
         bytes: i.bytes,
-        mark: review[i.file]?.mark ?? null,
-        stars: review[i.file]?.stars ?? 0,
+        mark: ownEntry(marks, me, i.file)?.mark ?? null,
+        stars: ownEntry(marks, me, i.file)?.stars ?? 0,
+        team: teamOf(marks, i.file),
         sources: i.sources ?? rowSources(i.rowIndex),
         runId: runIdOf(record.batch.metadata) ?? runIdOf(record.draft?.metadata) ?? null,
         hash: hashes[i.file] ?? null,
       }));
-    if (!missing) return { images, problem: reviewProblem };
+    if (!missing) return { people, images, problem: reviewProblem };
     // Images still coming (a copy, a sync): shown as arriving, and read again until whole.
     const arriving = await arrivingUntil(dir);
     const total = record.images.length;
     return {
+      people,
       images,
       arrivingUntil: arriving,
       problem: arriving
@@ -273,6 +252,38 @@ export async function readBatchFolder(dir: string): Promise<FolderRecord> {
           },
     };
   } catch (err) {
-    return { images: [], problem: unreadable(BATCH_FILE, err) };
+    return { people, images: [], problem: unreadable(BATCH_FILE, err) };
   }
+}
+
+/** Every entry any person (and the earlier review.json) has for one image, as team-marks.ts reads them. */
+function teamOf(marks: FolderMarks, file: string): FolderImage['team'] {
+  const team: FolderImage['team'] = [];
+  for (const [person, { images }] of marks.people) {
+    const entry = images.get(file);
+    if (entry) team.push({ person, mark: entry.mark, stars: entry.stars });
+  }
+  return team;
+}
+
+/** The folder's problem with its marks, in words: the earlier review.json, or one person's file. */
+function marksProblem(marks: FolderMarks): FolderProblem | undefined {
+  if (marks.legacyDamaged)
+    return {
+      reason: 'REVIEW_DAMAGED',
+      file: LEGACY_REVIEW_FILE,
+      message: `${LEGACY_REVIEW_FILE} is damaged: picks and stars are not shown`,
+    };
+  const first = marks.problems[0];
+  if (!first) return undefined;
+  const why = {
+    damaged: 'is damaged',
+    newer: 'was written by a newer version of the studio',
+    foreign: 'was not written by the studio',
+  }[first.why];
+  return {
+    reason: 'PERSON_MARKS_UNREADABLE',
+    file: first.file,
+    message: `${first.file} ${why}: that person's picks and stars are not shown`,
+  };
 }

@@ -1,4 +1,3 @@
-import type { ReviewMark } from '../../../src-shared/library-view';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, readFile, readdir, rename, rm } from 'node:fs/promises';
@@ -8,6 +7,7 @@ import type { WireBatch } from '../gateway/batch-wire';
 import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from './atomic-file';
 import { COLLECTIONS_FILE } from './collections';
 import { safeName } from './file-names';
+import { carryMarks, LEGACY_REVIEW_FILE as REVIEW_FILE, REVIEW_DIR } from './review-files';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
 /** Staging lives inside the library root so the final move is one rename on one file system. */
@@ -71,6 +71,7 @@ export async function publishBatchFolder(
 ): Promise<string> {
   const target = join(libraryRoot, folderName);
   await rm(join(staging, REVIEW_FILE), { force: true });
+  await rm(join(staging, REVIEW_DIR), { recursive: true, force: true });
   await writeJsonAtomic(join(staging, BATCH_FILE), file);
   // Every image, reference and record on disk before the folder's name is: a power cut after the
   // rename must not leave a library folder of empty files.
@@ -100,39 +101,8 @@ export async function publishBatchFolder(
 
 const REPLACED_PREFIX = 'replaced-';
 const INTENT_PREFIX = 'replace-';
-const REVIEW_FILE = 'review.json';
-
-type ReviewImages = Record<string, { mark: ReviewMark; stars: number }>;
-
-async function readReview(folder: string): Promise<{ format?: string; images: ReviewImages } | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(join(folder, REVIEW_FILE), 'utf8')) as {
-      format?: string;
-      images?: ReviewImages;
-    };
-    return parsed && typeof parsed.images === 'object' ? { ...parsed, images: parsed.images } : undefined;
-  } catch (err) {
-    logCaughtUnlessMissing('review.json read', err);
-    return undefined;
-  }
-}
-
-/**
- * Marks of `from` join those of `into`; where both mark an image, `into`'s wins: `into` is the
- * folder published after `from` was moved aside, so its marks were set after every mark of `from`.
- */
-async function mergeReview(from: string, into: string): Promise<void> {
-  const old = await readReview(from);
-  if (!old) return;
-  const current = await readReview(into);
-  const missing = Object.keys(old.images).filter((file) => !current?.images[file]);
-  if (current && missing.length === 0) return;
-  await writeJsonAtomic(join(into, REVIEW_FILE), {
-    ...old,
-    ...current,
-    images: { ...old.images, ...current?.images },
-  });
-}
+/** Marks travel with "Download again" as review-files.ts says: no person's file is written over. */
+const mergeReview = carryMarks;
 
 /** write-file-atomic's temporary files (`name.<hex>`) and `*.tmp` ones: left only by a kill. */
 const ATOMIC_LEFTOVER = /(\.json\.[0-9a-f]{6,}|\.tmp)$/;
@@ -270,7 +240,7 @@ export async function stageExisting(libraryRoot: string, folderName: string, sta
   const walk = async (rel: string): Promise<void> => {
     for (const entry of await readdir(join(from, rel), { withFileTypes: true })) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (!rel && (entry.name === BATCH_FILE || entry.name === REVIEW_FILE)) continue;
+      if (!rel && [BATCH_FILE, REVIEW_FILE, REVIEW_DIR].includes(entry.name)) continue;
       if (ATOMIC_LEFTOVER.test(entry.name)) continue;
       if (entry.isDirectory()) {
         await makeDir(join(staging, path));

@@ -9,7 +9,7 @@ export const CATALOG_DIR = '.catalog';
 export const CATALOG_FILE = 'library.sqlite';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 8;
 
 // Sized for a million images (issue 26): what a batch folder says once (its batch, task, model,
 // run and time) is kept once in `folders`, and an image points at its folder by number; an
@@ -47,8 +47,15 @@ create table if not exists images (
   -- Null for the usual image/png (catalog-list-sql.ts).
   mime text,
   bytes integer not null,
+  -- This studio's person's own mark and stars (team-marks.ts: theirs, else the earlier review.json's).
   mark text,
   stars integer not null default 0,
+  -- The team's marks added up (team-marks.ts), for the team filters: picks, rejects, people with a
+  -- mark, and 1 where they differ. Zero for nearly every image: a byte each.
+  picks integer not null default 0,
+  rejects integer not null default 0,
+  marked integer not null default 0,
+  split integer not null default 0,
   -- The perceptual hash (dHash, 8 bytes) from the folder's hashes.json, and the near-duplicate
   -- stack it is in: its first image's rowid and its size (null for an image alone, or not hashed).
   phash blob,
@@ -71,6 +78,20 @@ create index if not exists images_starred on images(stars desc, created_at desc,
 create index if not exists images_prompt on images(prompt collate nocase, folder);
 -- Most images have no mark: the review filters' index holds the marked ones only.
 create index if not exists images_mark on images(mark) where mark is not null;
+-- The images anyone marked: the team filters walk these only.
+create index if not exists images_team on images(marked, picks) where marked > 0;
+-- Every person's entry for an image, as the folders' review files hold it ('' for the earlier
+-- review.json); entries taken back (no mark, no stars) stay, as they hide the earlier one.
+create table if not exists team_marks (
+  image integer not null,
+  person text not null,
+  mark text,
+  stars integer not null default 0,
+  primary key (image, person)
+) without rowid;
+create index if not exists team_marks_person on team_marks(person);
+-- The names people gave themselves, from their review files.
+create table if not exists people (id text primary key, name text not null);
 -- The two full-text indexes keep no text (content = '') and no lengths (columnsize = 0: nothing
 -- ranks by them): a row is taken out by giving back the terms it went in with, which
 -- catalog-search.ts makes again from the row. A change to how it makes them bumps SCHEMA_VERSION.

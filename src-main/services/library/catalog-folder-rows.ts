@@ -5,6 +5,13 @@ import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
+import { teamCounts, type TeamEntry } from './team-marks';
+
+/** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
+export function teamColumns(entries: readonly TeamEntry[]): [number, number, number, number] {
+  const c = teamCounts(entries);
+  return [c.picks, c.rejects, c.marked, c.split];
+}
 
 /**
  * A batch folder's rows in the catalog: its `folders` row, its images, their full-text terms,
@@ -36,6 +43,7 @@ function removeImages(db: CatalogDb, folder: number, name: string): void {
     dropTerms.run(rowid, wordTerms(image));
   }
   db.prepare(`delete from image_sources where ${idInFolderSql('image_id')}`).run(name, name);
+  db.prepare('delete from team_marks where image in (select rowid from images where folder = ?)').run(folder);
   db.prepare('delete from images where folder = ?').run(folder);
 }
 
@@ -56,6 +64,7 @@ export function writeFolder(
   signature: string,
   images: FolderImage[],
   problem: FolderProblem | undefined,
+  people: ReadonlyMap<string, string> = new Map(),
 ): number {
   const known = folderId(db, name);
   if (known !== undefined) removeImages(db, known, name);
@@ -81,8 +90,13 @@ export function writeFolder(
   const folder = Number(lastInsertRowid);
   const insert = db.prepare(
     `insert into images (folder, file, custom_id, prompt, row_index, created_at, mime, bytes, mark, stars,
-     phash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     picks, rejects, marked, split, phash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const entry = db.prepare(
+    'insert or replace into team_marks (image, person, mark, stars) values (?, ?, ?, ?)',
+  );
+  const person = db.prepare('insert or replace into people (id, name) values (?, ?)');
+  for (const [id, named] of people) if (id) person.run(id, named);
   const text = db.prepare('insert into images_text (rowid, text) values (?, ?)');
   const terms = db.prepare('insert into images_terms (rowid, terms) values (?, ?)');
   const source = db.prepare('insert into image_sources (image_id, source_id) values (?, ?)');
@@ -99,8 +113,10 @@ export function writeFolder(
       i.bytes,
       i.mark,
       i.stars,
+      ...teamColumns(i.team),
       i.hash ? Buffer.from(i.hash, 'hex') : null,
     ).lastInsertRowid;
+    for (const e of i.team) entry.run(row, e.person, e.mark, e.stars);
     const chinese = cjkText(i);
     if (chinese) text.run(row, chinese);
     terms.run(row, wordTerms(i));

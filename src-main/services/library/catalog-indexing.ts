@@ -83,6 +83,7 @@ export class CatalogIndexing {
     private root: () => string,
     private catalog: CatalogConnection,
     private onChange: (change: LibraryChanged) => void,
+    private me: () => string = () => '',
   ) {}
 
   /** The long sync under way (the first build of a big library), or null. */
@@ -188,6 +189,17 @@ export class CatalogIndexing {
         logCaughtUnlessMissing('library folder listing', err);
         names = [];
       }
+    // Own marks are this person's (catalog-db.ts): another person (a new id for a copied data
+    // folder) reads every folder again.
+    const me = this.me();
+    this.catalog.use((db) => {
+      const was = db.prepare(`select value from meta where key = 'person'`).pluck().all()[0];
+      if (was === me) return;
+      db.transaction(() => {
+        if (was !== undefined) db.exec(`update folders set signature = ''`);
+        db.prepare(`insert or replace into meta (key, value) values ('person', ?)`).run(me);
+      })();
+    });
     // What the catalog has of each folder, read once: both what changed and the estimate go by it.
     const known = new Map(
       this.catalog
@@ -253,12 +265,12 @@ export class CatalogIndexing {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
-      const record = await readBatchFolder(join(root, name));
+      const record = await readBatchFolder(join(root, name), this.me());
       // A folder still arriving is read again when its files change or its time as arriving is up.
       const kept = record.arrivingUntil ? arrivingSignature(signature, record.arrivingUntil) : signature;
       this.catalog.use((db) =>
         db.transaction(() => {
-          restack(db, writeFolder(db, name, kept, record.images, record.problem));
+          restack(db, writeFolder(db, name, kept, record.images, record.problem, record.people));
         })(),
       );
       estimate?.read(batchFileStamp(signature)[1], record.images.length);

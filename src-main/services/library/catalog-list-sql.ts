@@ -173,8 +173,13 @@ export function where(
   if (f.model) add('images.folder in (select id from folders where model = ?)', f.model);
   if (f.from !== undefined) add('images.created_at >= ?', f.from);
   if (f.to !== undefined) add('images.created_at < ?', f.to);
-  if (f.review === 'unrated') add('images.mark is null and images.stars = 0');
+  if (f.whose === 'anyone') anyoneMarked(f.review, add);
+  else if (f.review === 'unrated') add('images.mark is null and images.stars = 0');
   else if (f.review !== 'any') add('images.mark = ?', f.review);
+  // The team's filters: images anyone marked are few, and their index (images_team) holds only those.
+  if (f.agreement === 'agree') add('images.marked >= 2 and images.split = 0');
+  if (f.agreement === 'disagree') add('images.marked > 0 and images.split = 1');
+  if (f.minPicks !== undefined) add('images.marked > 0 and images.picks >= ?', f.minPicks);
   // Said twice: the starred images' index holds stars > 0 only, and SQLite takes it for this.
   if (f.minStars > 0) add('images.stars > 0 and images.stars >= ?', f.minStars);
   // One per stack: an image alone, or the first of its stack.
@@ -201,4 +206,16 @@ export function where(
     matches,
     searchOnly: matches.length > 0 && sql.length === matches.length,
   };
+}
+
+/** The review filter over everyone's marks (team-marks.ts): picked or rejected by anyone, or by nobody. */
+function anyoneMarked(
+  review: Filter['review'],
+  add: (condition: string, ...values: (string | number)[]) => void,
+) {
+  if (review === 'picked') add('images.marked > 0 and images.picks > 0');
+  else if (review === 'rejected') add('images.marked > 0 and images.rejects > 0');
+  else if (review === 'alternative')
+    add(`images.marked > 0 and images.rowid in (select image from team_marks where mark = 'alternative')`);
+  else if (review === 'unrated') add('images.marked = 0 and images.mark is null and images.stars = 0');
 }

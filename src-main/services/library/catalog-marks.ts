@@ -1,25 +1,35 @@
 import { join } from 'node:path';
 import type { LibraryMarkChange, ReviewMark } from '../../../src-shared/library-view';
-import { logCaughtUnlessMissing } from '../log/studio-log';
-import { writeJsonAtomic } from './atomic-file';
-import { folderSignature, readReview, REVIEW_FILE, REVIEW_FORMAT, type Review } from './batch-folder-record';
+import { folderSignature } from './batch-folder-record';
+import { teamColumns } from './catalog-folder-rows';
+import { teamOfRows } from './catalog-team';
+import { writePersonMarks } from './review-files';
+import type { TeamEntry } from './team-marks';
 import type { CatalogConnection } from './catalog-connection';
 import { rowOf } from './catalog-ids';
 import type { CatalogReading, Row } from './catalog-reading';
 
 export type Mark = { mark?: ReviewMark; stars?: number };
 
+/** The person whose marks this studio sets: an id made once per install, and their name. */
+export interface Person {
+  id: string;
+  name: string;
+}
+
 /**
- * Marks and stars: written to each batch folder's review.json, which stays the truth, and to the
- * same rows of the catalog. The window hears of them from the caller (`library.changed` with the
+ * Marks and stars: this person's, written to their own file in each batch folder
+ * (review-files.ts), which stays the truth, and to the same rows of the catalog. The window hears of them from the caller (`library.changed` with the
  * marks themselves), not from here.
  */
 export class CatalogMarks {
   private marking: Promise<unknown> = Promise.resolve();
+  private lastSeq = 0;
 
   constructor(
     private catalog: CatalogConnection,
     private reading: CatalogReading,
+    private person: () => Person = () => ({ id: 'studio', name: '' }),
   ) {}
 
   /** The marks of these images as the catalog has them: what an undo puts back. Unknown ids are left out. */
@@ -37,8 +47,8 @@ export class CatalogMarks {
   }
 
   /**
-   * Sets marks or stars on many images: each batch folder's review.json is rewritten atomically
-   * and durably, then the same rows of the catalog are changed in place. No folder is read again.
+   * Sets this person's marks or stars on many images: their file in each batch folder is rewritten
+   * atomically and durably, then the same rows of the catalog are changed in place. No folder is read again.
    * Calls run one after another, so quick keystrokes never lose each other's writes.
    */
   mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
@@ -53,39 +63,58 @@ export class CatalogMarks {
       const r = await this.reading.entry(id);
       byFolder.set(r.folder, [...(byFolder.get(r.folder) ?? []), r]);
     }
+    const person = this.person();
     const changes: LibraryMarkChange[] = [];
     for (const [folder, rows] of byFolder) {
       const dir = join(this.catalog.openRoot, folder);
-      let review: Review = {};
-      try {
-        review = await readReview(join(dir, REVIEW_FILE));
-      } catch (err) {
-        logCaughtUnlessMissing('review.json read', err);
-      }
-      for (const r of rows) {
-        const current = review[r.file] ?? { mark: null, stars: 0 };
-        review[r.file] = {
-          mark: change.mark !== undefined ? change.mark : current.mark,
-          stars: change.stars ?? current.stars,
-        };
-        changes.push({ id: r.id, ...review[r.file]! });
-      }
-      await writeJsonAtomic(join(dir, REVIEW_FILE), { format: REVIEW_FORMAT, images: review });
+      // What the person sees now (their mark, else the earlier one) is what a partial change keeps.
+      const next = new Map(
+        rows.map((r) => [
+          r.file,
+          { mark: change.mark !== undefined ? change.mark : r.mark, stars: change.stars ?? r.stars },
+        ]),
+      );
+      await writePersonMarks(dir, person, next, (seen) => {
+        // The person's own counter: never behind anything they wrote, and never read off a clock
+        // another machine set (review-files.ts).
+        this.lastSeq = Math.max(seen + 1, this.lastSeq + 1, Date.now());
+        return this.lastSeq;
+      });
       const signature = await folderSignature(dir);
-      this.catalog.use((db) =>
+      const team = this.catalog.use((db) => {
         db.transaction(() => {
-          const update = db.prepare('update images set mark = ?, stars = ? where rowid = ?');
-          // By id again: the folder may have been read anew (new rowids) while review.json was written.
-          for (const r of rows)
-            update.run(review[r.file]!.mark, review[r.file]!.stars, rowOf(db, r.id) ?? -1);
-          // The folder's new review.json is the catalog's own doing: the next start need not read it.
-          // A damaged review.json it replaced is no longer a problem of the folder.
+          const entry = db.prepare(
+            'insert or replace into team_marks (image, person, mark, stars) values (?, ?, ?, ?)',
+          );
+          const entries = db.prepare('select person, mark, stars from team_marks where image = ?');
+          const update = db.prepare(
+            'update images set mark = ?, stars = ?, picks = ?, rejects = ?, marked = ?, split = ? where rowid = ?',
+          );
+          db.prepare('insert or replace into people (id, name) values (?, ?)').run(person.id, person.name);
+          for (const r of rows) {
+            // By id again: the folder may have been read anew (new rowids) while the file was written.
+            const at = rowOf(db, r.id);
+            if (at === undefined) continue;
+            const { mark, stars } = next.get(r.file)!;
+            entry.run(at, person.id, mark, stars);
+            update.run(mark, stars, ...teamColumns(entries.all(at) as TeamEntry[]), at);
+          }
+          // The person's new file is the catalog's own doing: the next look need not read the folder
+          // again. Another studio's change landing meanwhile is named in its change journal, which
+          // reads the folder whatever its signature. A damaged marks file it replaced is mended.
           db.prepare(
             `update folders set signature = ?,
              problem = case when problem like '%"REVIEW_DAMAGED"%' then null else problem end where name = ?`,
           ).run(signature, folder);
-        })(),
-      );
+        })();
+        const at = rows.map((r) => rowOf(db, r.id) ?? -1);
+        const team = teamOfRows(db, at, person.id);
+        return rows.map((r, i) => team.get(at[i]!));
+      });
+      rows.forEach((r, i) => {
+        const marks = team[i];
+        changes.push({ id: r.id, ...next.get(r.file)!, ...(marks ? { team: marks } : {}) });
+      });
       this.reading.marksChanged();
     }
     return changes;

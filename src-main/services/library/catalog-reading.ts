@@ -10,7 +10,10 @@ import type {
 import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { FolderProblem } from './batch-folder-record';
-import { scalar } from './catalog-db';
+import type { StackLevel } from '../../../src-shared/image-stacks';
+import { scalar, type CatalogDb } from './catalog-db';
+import type { Person } from './catalog-marks';
+import { peopleOf, withTeam } from './catalog-team';
 import type { CatalogConnection } from './catalog-connection';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
@@ -44,7 +47,18 @@ export class CatalogReading {
   constructor(
     private catalog: CatalogConnection,
     private indexing: CatalogIndexing,
+    private me: () => Person = () => ({ id: 'studio', name: '' }),
   ) {}
+
+  /** Rows as the studio shows them, with the team's marks where anyone else marked them. */
+  private shown(db: CatalogDb, rows: Row[], level?: StackLevel): LibraryImage[] {
+    return withTeam(
+      db,
+      rows.map(imageAt(level)),
+      rows.map((r) => r.row),
+      this.me().id,
+    );
+  }
 
   /**
    * Reads the full-text indexes once, so the first search after a start does not pay for loading
@@ -131,7 +145,7 @@ export class CatalogReading {
         .pluck()
         .all(...params, limit, offset) as number[];
       const rows = rowsOf(db, reversed ? window.reverse() : window);
-      return { total, offset: q.offset, items: rows.map(imageAt(q.stackLevel)) };
+      return { total, offset: q.offset, items: this.shown(db, rows, q.stackLevel) };
     });
   }
 
@@ -172,6 +186,7 @@ export class CatalogReading {
           .raw()
           .all() as [string, string, number][]
       ).map(([id, taskName, images]) => ({ id, taskName, images })),
+      people: peopleOf(db, this.me()),
       models: db
         .prepare(`select distinct model from folders where images > 0 and model <> '' order by model`)
         .pluck()
@@ -245,7 +260,8 @@ export class CatalogReading {
               .all(self.run_id, self.custom_id) as Row[],
         )
       : [];
-    return rows.length ? rows.map(image) : [image(self ?? (await this.entry(id)))];
+    const shown = rows.length ? rows : [self ?? (await this.entry(id))];
+    return this.catalog.use((db) => this.shown(db, shown));
   }
 
   private row(id: string): Row | undefined {
@@ -273,7 +289,7 @@ export class CatalogReading {
   async detail(id: string): Promise<LibraryDetail> {
     const r = await this.entry(id);
     return {
-      ...image(r),
+      ...this.catalog.use((db) => this.shown(db, [r]))[0]!,
       folder: r.folder,
       file: r.file,
       rowIndex: r.row_index,

@@ -11,6 +11,7 @@ import type {
 import { CatalogConnection } from './catalog-connection';
 import { splitId } from './catalog-ids';
 import { CatalogIndexing, type SyncScope } from './catalog-indexing';
+import type { Person } from './catalog-marks';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 
@@ -31,19 +32,22 @@ export class LibraryCatalog {
   private readonly marks: CatalogMarks;
 
   /**
+   * @param person this studio's person: their own marks are the ones set, undone and filtered as
+   *   "mine"; everyone's are read (review-files.ts)
    * @param wrote told of each batch folder whose files the catalog wrote (marks): the studio's
    *   change journal names it, so other studios on the same library read it again
    */
   constructor(
     root: () => string,
     onChange: (change: LibraryChanged) => void = () => undefined,
+    person: () => Person = () => ({ id: 'studio', name: '' }),
     private wrote: (folder: string) => void = () => undefined,
   ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
     this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
-    this.indexing = new CatalogIndexing(root, this.catalog, onChange);
-    this.reading = new CatalogReading(this.catalog, this.indexing);
-    this.marks = new CatalogMarks(this.catalog, this.reading);
+    this.indexing = new CatalogIndexing(root, this.catalog, onChange, () => person().id);
+    this.reading = new CatalogReading(this.catalog, this.indexing, person);
+    this.marks = new CatalogMarks(this.catalog, this.reading, person);
   }
 
   sync(): Promise<boolean> {

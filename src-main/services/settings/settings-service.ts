@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { PersonStatus } from '../../../src-shared/person';
 import {
   settingsPatchSchema,
   settingsSchema,
@@ -17,6 +20,24 @@ function systemLanguage(): Language {
   return /^zh/i.test(locale) ? 'zh-CN' : 'en';
 }
 
+/** The operating system's user, as a person's name until they change it in Settings. */
+function systemUserName(): string {
+  try {
+    const name = userInfo().username.trim();
+    if (name) return name.slice(0, 60);
+  } catch {
+    // No user entry (a container, some CI): a plain label instead.
+  }
+  return process.env.USER || process.env.USERNAME || 'Designer';
+}
+
+/** A person id: made once per install, short enough for a file name (`review/<id>.json`). */
+function newPersonId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+type PersonNotice = PersonStatus['notice'];
+
 /** Settings with their defaults; a damaged stored value falls back to the default, field by field. */
 export class SettingsService {
   constructor(
@@ -33,7 +54,36 @@ export class SettingsService {
       autoDownload: true,
       notifications: true,
       activeProfileId: SANDBOX_PROFILE_ID,
+      personId: this.personId(),
+      personName: systemUserName(),
     };
+  }
+
+  /** This install's person id, made and kept the first time it is asked for. */
+  private personId(): string {
+    const stored = this.store.get('personId');
+    if (typeof stored === 'string' && /^[0-9a-f]{12}$/.test(stored)) return stored;
+    const id = newPersonId();
+    this.store.set('personId', id);
+    return id;
+  }
+
+  /**
+   * Another studio still in use has this install's person id (its data folder was copied): this
+   * one takes a new id, and remembers why, so the person can be told in words.
+   */
+  newPersonId(notice: Omit<NonNullable<PersonNotice>, 'previousId' | 'at'>): Settings {
+    const previousId = this.personId();
+    this.store.set('personId', newPersonId());
+    this.store.set('personNotice', { ...notice, previousId, at: Date.now() });
+    const next = this.get();
+    this.events.emit('settings.changed', next);
+    return next;
+  }
+
+  personNotice(): PersonNotice {
+    const stored = this.store.get('personNotice') as PersonNotice | undefined;
+    return stored && typeof stored === 'object' && stored.code === 'PERSON_ID_COPIED' ? stored : null;
   }
 
   get(): Settings {
@@ -52,6 +102,8 @@ export class SettingsService {
     merged.libraryDir = plausibleLibraryDir(dir, this.dataDir)
       ? resolveLibraryDir(dir, this.dataDir)
       : defaults.libraryDir;
+    // The id is the install's, never a setting: a settings file edited by hand cannot change it.
+    merged.personId = defaults.personId;
     return settingsSchema.parse(merged);
   }
 
