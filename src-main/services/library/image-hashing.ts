@@ -74,13 +74,18 @@ export class ImageHashing {
         const dir = join(root, folder);
         const hashes = await readHashes(dir);
         const started = performance.now();
+        let made = 0;
         for (const file of files) {
           try {
             hashes[file] = await dHash(join(dir, file));
+            made++;
           } catch (err) {
             logCaught(`image hash of ${folder}/${file}`, err);
           }
         }
+        // Nothing new (every image undecodable): hashes.json stays as it is. Rewritten, it would
+        // change the folder, whose new reading starts another pass, and so on without end.
+        if (!made) continue;
         // A folder deleted meanwhile (in the file manager) is not made again for its hashes.
         if (!existsSync(join(dir, BATCH_FILE))) continue;
         await writeFileAtomic(
