@@ -21,12 +21,17 @@ const POLL_MS = 1000;
  */
 const LINGER_MS = 60_000;
 /**
- * Every folder's signature is checked this often, as a safety net for writers that keep no
- * journal (a folder changed by hand, an older studio). At 5,000 folders a sweep is about 25,000
- * stats, some 100 ms: once a minute that is under 0.2 % of a core, and such changes, which are
- * rare, show within a minute. Journal writers and new folders are seen within a poll.
+ * Every folder's signature is checked from time to time, as a safety net for writers that keep no
+ * journal (a folder changed by hand, an older studio); journal writers and new folders are seen
+ * within a poll. At least a minute apart: such changes are rare, and a minute is as long as a
+ * person waits for a hand-made change before wondering. And at most 1/300 of the time: at 5,000
+ * folders a sweep is 25,000 stats, 70 ms on a quiet local disk (once a minute) but 300 ms on a
+ * busy two-core machine and seconds on a share, where it is then made every few minutes instead,
+ * so the safety net never costs more than about 0.3 % of a core. Never more than ten minutes apart.
  */
-const SWEEP_MS = 60_000;
+const SWEEP_MIN_MS = 60_000;
+const SWEEP_MAX_MS = 10 * 60_000;
+const SWEEP_SHARE = 300;
 /** The lingering key of the boards (a folder name never starts with a dot). */
 const BOARDS = '.boards';
 
@@ -49,7 +54,7 @@ export interface WatchedLibrary {
  *   watches work. The watch is not recursive (a recursive watch of 250,000 files is costly on
  *   Linux); a copy still filling a folder is followed by looking again each second until a look
  *   finds nothing new, and folders still arriving are looked at until whole.
- * - Every folder is checked once a minute (SWEEP_MS), for writers that keep no journal.
+ * - Every folder is checked every minute or few (SWEEP_MIN_MS), for writers that keep no journal.
  *
  * On a network file system (or with STUDIO_LIBRARY_WATCH=poll) nothing is watched: watches there
  * see only this machine's writes, and polling alone shows the rest.
@@ -60,6 +65,7 @@ export class LibraryWatch {
   private timer?: NodeJS.Timeout;
   private poll?: NodeJS.Timeout;
   private sweep?: NodeJS.Timeout;
+  private lastSweepMs = 0;
   private soon?: NodeJS.Timeout;
   private feed?: ChangeFeed;
   /** Watches on (not a share, not turned off); `journalsWatched` once the journals' folder is. */
@@ -93,8 +99,7 @@ export class LibraryWatch {
     if (mode.watch) this.watchFolder(root, () => this.schedule(DEBOUNCE_MS));
     this.poll = setInterval(() => void this.look(), POLL_MS);
     this.poll.unref();
-    this.sweep = setInterval(() => this.schedule(0), SWEEP_MS);
-    this.sweep.unref();
+    this.nextSweep(SWEEP_MIN_MS);
     void this.look();
   }
 
@@ -102,7 +107,7 @@ export class LibraryWatch {
     clearTimeout(this.timer);
     clearTimeout(this.soon);
     clearInterval(this.poll);
-    clearInterval(this.sweep);
+    clearTimeout(this.sweep);
     this.poll = undefined;
     for (const w of this.watchers) w.close();
     this.watchers = [];
@@ -161,6 +166,30 @@ export class LibraryWatch {
     } finally {
       this.looking = false;
     }
+  }
+
+  /** The next sweep of every folder, spaced by what the last one took (SWEEP_SHARE). */
+  private nextSweep(ms: number): void {
+    clearTimeout(this.sweep);
+    this.sweep = setTimeout(() => {
+      const started = performance.now();
+      const root = this.watched;
+      this.library.sync().then(
+        (changed) => {
+          if (root !== this.watched || !this.poll) return;
+          // A sweep that read folders took longer than looking: the next is spaced by the last look only.
+          const took = changed ? this.lastSweepMs : performance.now() - started;
+          this.lastSweepMs = took;
+          this.nextSweep(Math.min(SWEEP_MAX_MS, Math.max(SWEEP_MIN_MS, took * SWEEP_SHARE)));
+          if (changed) this.schedule(SETTLE_MS);
+        },
+        (err: unknown) => {
+          logCaught('library sweep', err);
+          if (root === this.watched && this.poll) this.nextSweep(SWEEP_MAX_MS);
+        },
+      );
+    }, ms);
+    this.sweep.unref();
   }
 
   /** A journal changed (seen by a watch): looked at in a moment, when its write is surely whole. */
