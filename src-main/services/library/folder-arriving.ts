@@ -58,8 +58,3 @@ export function stillCurrent(known: string | undefined, signature: string, now =
   const bar = known.indexOf('|');
   return Number(known.slice(ARRIVING_MARK.length, bar)) > now && known.slice(bar + 1) === signature;
 }
-
-/** Whether the catalog keeps this folder as arriving (it is looked at again and again until whole). */
-export function isArriving(known: string): boolean {
-  return known.startsWith(ARRIVING_MARK);
-}
