@@ -11,6 +11,7 @@ import {
   test,
   openScreen,
 } from './studio-fixture';
+import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
 
 const PROMPTS = Array.from({ length: 24 }, (_, i) =>
   i % 3 === 0
@@ -102,10 +103,7 @@ test('search in English and Chinese, cull 20 by keyboard, compare two, export th
   await page.getByTestId('library-review').selectOption('picked');
   await expect(page.getByTestId('library-count')).toContainText(`${picks} of 24`);
   // The marks are on disk, in the batch's folder.
-  const marksOnDisk = () =>
-    Object.values(
-      JSON.parse(readFileSync(join(settings.libraryDir, folder, 'review.json'), 'utf8')).images,
-    ) as { mark: string | null; stars: number }[];
+  const marksOnDisk = () => Object.values(soleMarksOnDisk(join(settings.libraryDir, folder)));
   await expect.poll(() => marksOnDisk().filter((m) => m.mark === 'picked').length).toBe(picks);
   const marks = marksOnDisk();
   expect(marks.filter((m) => m.mark === 'rejected')).toHaveLength(keys.filter((k) => k === 'x').length);
@@ -205,12 +203,7 @@ test('the library tells the truth: search scope, damaged folders, stars by mouse
   await page.keyboard.press('Escape');
   await expect(cells.nth(1)).toHaveAttribute('data-stars', '2');
   const stars = () =>
-    Object.values(
-      JSON.parse(readFileSync(join(libraryDir, folder, 'review.json'), 'utf8')).images as Record<
-        string,
-        { stars: number }
-      >,
-    )
+    Object.values(soleMarksOnDisk(join(libraryDir, folder)))
       .map((m) => m.stars)
       .sort();
   await expect.poll(stars).toEqual([2, 4]);

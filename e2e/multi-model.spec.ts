@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batchesAtSandbox, expect, gotoCompose, pasteText, screenshot, test } from './studio-fixture';
+import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
 
 // One draft on two models, submitted once: one batch per model at the sandbox, as one run, that a
 // replayed request does not repeat; Batches groups it; the Library compares a row across models.
@@ -124,18 +124,11 @@ test('a two-model run is sent once, shown as one run, and compared across models
   const alternative = page.locator('[data-testid="library-cell"][data-mark="alternative"]');
   await expect(alternative).toHaveCount(1);
   await expect(alternative).toContainText('Alternative');
-  // What is on disk says the same: each batch folder's review.json holds its model's mark.
+  // What is on disk says the same: each batch folder's marks file holds its model's mark.
   const { libraryDir } = (await studio.call('settings.get')) as { libraryDir: string };
   for (const b of made) {
     const { download } = (await studio.call('batches.get', { id: b.id })) as { download: { folder: string } };
-    const marks = () => {
-      const file = join(libraryDir, download.folder, 'review.json');
-      if (!existsSync(file)) return [];
-      const review = JSON.parse(readFileSync(file, 'utf8')) as {
-        images: Record<string, { mark: string | null }>;
-      };
-      return Object.values(review.images).map((i) => i.mark);
-    };
+    const marks = () => Object.values(soleMarksOnDisk(join(libraryDir, download.folder))).map((i) => i.mark);
     await expect.poll(marks).toContain(b.model === pickedModel ? 'picked' : 'alternative');
   }
 

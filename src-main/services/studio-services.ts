@@ -29,7 +29,8 @@ import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/library-catalog';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
-import { LibraryChanges, studioIdOf } from './library/library-changes';
+import { LibraryChanges } from './library/library-changes';
+import { PersonPresence, studioIdOf } from './people/person-presence';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
@@ -98,6 +99,10 @@ export interface StudioServices {
   sends: SendGuard;
   updates: UpdateService;
   sandbox: Sandbox;
+  /** This studio's id on a shared library: its staging, journal and presence are named by it. */
+  studioId: string;
+  /** Writes this studio's presence and looks for a copy of its person now (it does so every minute). */
+  presence: Pick<PersonPresence, 'tick'>;
   close(): Promise<void>;
 }
 
@@ -135,15 +140,29 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
   const person = () => ({ id: settings.get().personId, name: settings.get().personName });
+  // This studio among the others on a shared library: its own id (by machine and data folder),
+  // and its person told apart from a copy of its data folder still in use elsewhere.
+  const studioId = studioIdOf(options.dataDir);
   // This studio's change journal in the library: other studios on it read the folders it names.
-  const libraryChanges = new LibraryChanges(libraryDir, studioIdOf(options.store));
+  const libraryChanges = new LibraryChanges(libraryDir, studioId);
   const library = new LibraryCatalog(
     libraryDir,
     (change) => events.emit('library.changed', change),
     person,
     (folder) => libraryChanges.noteFolder(folder),
   );
-  const libraryWatch = new LibraryWatch(libraryDir, library, libraryChanges.studioId);
+  const presence = new PersonPresence({
+    root: libraryDir,
+    studioId,
+    person,
+    since: () => settings.personSince(),
+    onCopied: ({ host }) => {
+      settings.newPersonId({ code: 'PERSON_ID_COPIED', host });
+      logInfo(`another studio on ${host} holds this person id: this one takes a new id`);
+      void library.sync();
+    },
+  });
+  const libraryWatch = new LibraryWatch(libraryDir, library, studioId);
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
     kbClientOf(profiles.resolve(profileId), () => profiles.allKeys());
@@ -262,7 +281,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       openPath: options.openPath,
       language: () => settings.get().language,
     }),
-    ...collectionHandlers(new Collections(libraryDir), library, () => libraryChanges.noteBoards()),
+    ...collectionHandlers(new Collections(libraryDir, person), library, () => libraryChanges.noteBoards()),
     ...reuseHandlers(
       new ImageReuse({
         library,
@@ -288,6 +307,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   });
   await batches.start();
   updates.start();
+  presence.start();
   return {
     dispatch,
     events,
@@ -299,8 +319,11 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     sends,
     updates,
     sandbox,
+    studioId,
+    presence,
     close: async () => {
       updates.stop();
+      presence.stop();
       batches.stop();
       libraryWatch.stop();
       await libraryChanges.flush().catch((err: unknown) => logCaught('library change journal write', err));

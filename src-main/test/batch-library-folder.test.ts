@@ -13,6 +13,7 @@ import type { Draft } from '../../src-shared/draft';
 import { translatorIn } from '../../src-shared/i18n/translator';
 import { DOWNLOAD_RETRY_CAP } from '../services/batches/download-scheduler';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { soleMarksOnDisk } from './marks-on-disk';
 
 // A batch already in the library: what "Download now" does with it, and how its record follows
 // the folder on disk. Real services against the real sandbox over HTTP.
@@ -180,9 +181,7 @@ describe('Download now on a batch already in the library', () => {
     expect(readdirSync(join(dir, 'images')).sort()).toEqual(files);
     for (const f of files)
       expect(readFileSync(join(dir, 'images', f)).equals(original.get(f)!), f).toBe(true);
-    const review = JSON.parse(readFileSync(join(dir, 'review.json'), 'utf8')) as {
-      images: Record<string, { mark: string | null; stars: number }>;
-    };
+    const review = { images: soleMarksOnDisk(dir) };
     expect(review.images[`images/${first!.customId}.png`]).toEqual({ mark: 'picked', stars: 5 });
     expect(review.images[`images/${third!.customId}.png`]).toMatchObject({ mark: 'rejected' });
     expect(readdirSync(join(dir, '..', '.studio-staging'))).toEqual([]);

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -248,7 +248,7 @@ describe('the library folder while the studio runs', () => {
 });
 
 describe('collections', () => {
-  it('keeps boards in collections.json, filters by them, and a copied library keeps them', async () => {
+  it("keeps a person's boards in their own file, filters by them, and a copied library keeps them", async () => {
     const services = await startServices();
     const root = (await call(services, 'settings.get')).libraryDir as string;
     batchFolder(root, 'Mugs', ['a ceramic mug', 'a glazed mug', 'a tin mug']);
@@ -297,8 +297,10 @@ describe('collections', () => {
     expect(
       (await call(services, 'library.overview')).collections.map((c: { name: string }) => c.name),
     ).toEqual(['Client picks']);
-    const written = JSON.parse(readFileSync(join(root, 'collections.json'), 'utf8'));
-    expect(written.format).toBe('batch-image-studio.collections/1');
+    const me = (await call(services, 'settings.get')).personId as string;
+    const written = JSON.parse(readFileSync(join(root, '.studio', 'boards', `${me}.json`), 'utf8'));
+    expect(written.format).toBe('batch-image-studio.boards/1');
+    expect(existsSync(join(root, 'collections.json'))).toBe(false);
     await expect(call(services, 'collections.rename', { id: other.id, name: 'x' })).rejects.toThrow(
       /STUDIO_COLLECTION_NOT_FOUND/,
     );

@@ -80,9 +80,9 @@ describe('two studios on one library folder, with file watches off', () => {
 
     // What the other studio wrote in its journal: one file of its own, naming the folder and the boards.
     const journals = join(root, '.studio', 'changes');
-    const theirs = JSON.parse(
-      readFileSync(join(journals, `${await studioIdOf(there.dataDir)}.json`), 'utf8'),
-    ) as { entries: { folder?: string; boards?: true }[] };
+    const theirs = JSON.parse(readFileSync(join(journals, `${there.studioId}.json`), 'utf8')) as {
+      entries: { folder?: string; boards?: true }[];
+    };
     expect(theirs.entries.map((e) => e.folder ?? 'boards')).toEqual([jade!.id.split('/')[0], 'boards']);
   });
 });
@@ -98,9 +98,4 @@ async function quiet(heard: string[]): Promise<void> {
     },
     (still) => still > 2_500,
   );
-}
-
-/** A studio's id, as its settings store keeps it. */
-async function studioIdOf(dataDir: string): Promise<string> {
-  return (JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { studioId: string }).studioId;
 }

@@ -25,3 +25,8 @@ export function personMarksOnDisk(
   );
   return { ...parsed, images };
 }
+
+/** The marks in a batch folder of a library with one person, by image file; none yet is none. */
+export function soleMarksOnDisk(folder: string): Record<string, Entry> {
+  return existsSync(join(folder, 'review')) ? personMarksOnDisk(folder).images : {};
+}

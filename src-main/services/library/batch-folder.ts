@@ -7,6 +7,7 @@ import type { WireBatch } from '../gateway/batch-wire';
 import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from './atomic-file';
 import { COLLECTIONS_FILE } from './collections';
 import { safeName } from './file-names';
+import { isSyncTemporary } from './sync-conflicts';
 import { carryMarks, LEGACY_REVIEW_FILE as REVIEW_FILE, REVIEW_DIR } from './review-files';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
@@ -120,8 +121,12 @@ export async function removeWriteLeftovers(dir: string, only?: readonly string[]
     logCaughtUnlessMissing('write leftovers listing', err);
     return 0;
   }
+  // A sync tool's file still arriving (`.syncthing.x.png.tmp`) is not the studio's to remove.
   const leftovers = names.filter(
-    (n) => ATOMIC_LEFTOVER.test(n) && (!only || only.some((file) => n.startsWith(`${file}.`))),
+    (n) =>
+      ATOMIC_LEFTOVER.test(n) &&
+      !isSyncTemporary(n) &&
+      (!only || only.some((file) => n.startsWith(`${file}.`))),
   );
   await Promise.all(leftovers.map((n) => rm(join(dir, n), { force: true })));
   return leftovers.length;

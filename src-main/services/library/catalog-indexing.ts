@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { fileSignature, folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
+import { folderSignature, folderSignatureNow, readBatchFolder } from './batch-folder-record';
 import { STAGING_DIR } from './batch-folder';
-import { Collections, COLLECTIONS_FILE } from './collections';
+import { Collections } from './collections';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { removeFolder, restack, writeFolder } from './catalog-folder-rows';
@@ -219,8 +219,7 @@ export class CatalogIndexing {
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
     const present = new Set(names);
-    const collections =
-      !scope || scope.boards ? await fileSignature(join(root, COLLECTIONS_FILE)) : undefined;
+    const collections = !scope || scope.boards ? await new Collections(() => root).signature() : undefined;
     const readCollections = this.catalog.use(
       (db) =>
         db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
@@ -291,7 +290,7 @@ export class CatalogIndexing {
     this.onChange({ reason: 'indexing', indexing });
   }
 
-  /** Puts collections.json into the catalog's tables, whole: it is small next to the images. */
+  /** Puts the team's boards into the catalog's tables, whole: they are small next to the images. */
   private async readCollections(root: string, signature: string): Promise<void> {
     const list = await new Collections(() => root).read();
     this.catalog.use((db) =>

@@ -67,19 +67,30 @@ export class CatalogMarks {
     const changes: LibraryMarkChange[] = [];
     for (const [folder, rows] of byFolder) {
       const dir = join(this.catalog.openRoot, folder);
-      // What the person sees now (their mark, else the earlier one) is what a partial change keeps.
-      const next = new Map(
-        rows.map((r) => [
-          r.file,
-          { mark: change.mark !== undefined ? change.mark : r.mark, stars: change.stars ?? r.stars },
-        ]),
+      // A partial change keeps the rest of what the person's own file says; where they have no entry
+      // yet, what they see (the earlier review.json's mark, from the catalog).
+      const seen = new Map(rows.map((r) => [r.file, { mark: r.mark, stars: r.stars }]));
+      const own = await writePersonMarks(
+        dir,
+        person,
+        (file, now) => {
+          const base = now ?? seen.get(file)!;
+          return {
+            mark: change.mark !== undefined ? change.mark : base.mark,
+            stars: change.stars ?? base.stars,
+          };
+        },
+        rows.map((r) => r.file),
+        (seen) => {
+          // The person's own counter: never behind anything they wrote, and never read off a clock
+          // another machine set (review-files.ts).
+          this.lastSeq = Math.max(seen + 1, this.lastSeq + 1, Date.now());
+          return this.lastSeq;
+        },
       );
-      await writePersonMarks(dir, person, next, (seen) => {
-        // The person's own counter: never behind anything they wrote, and never read off a clock
-        // another machine set (review-files.ts).
-        this.lastSeq = Math.max(seen + 1, this.lastSeq + 1, Date.now());
-        return this.lastSeq;
-      });
+      const next = new Map(
+        rows.map((r) => [r.file, { mark: own.get(r.file)!.mark, stars: own.get(r.file)!.stars }]),
+      );
       const signature = await folderSignature(dir);
       const team = this.catalog.use((db) => {
         db.transaction(() => {

@@ -1,26 +1,58 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
-import { logCaughtUnlessMissing } from '../log/studio-log';
-import { writeJsonAtomic } from './atomic-file';
+import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
+import { fsyncDir, makeDir, writeJsonAtomic } from './atomic-file';
+import { syncConflictOf } from './sync-conflicts';
 
+/** The boards from before people had names: read as where every board began, never written again. */
 export const COLLECTIONS_FILE = 'collections.json';
-export const COLLECTIONS_FORMAT = 'batch-image-studio.collections/1';
+/** Each person's board changes, one file each, written only by their studio. */
+export const BOARDS_DIR = join('.studio', 'boards');
+const BOARDS_FORMAT = 'batch-image-studio.boards/1';
 
-const fileSchema = z.object({
+/**
+ * A change's place in the team's order: a Lamport counter (one more than anything its writer had
+ * seen) and, for a tie, the person's id. No clock is compared, so machines whose clocks disagree
+ * by hours still agree on which change came last.
+ */
+type Stamp = [counter: number, person: string];
+const after = (a: Stamp, b: Stamp) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+
+const stampSchema = z.tuple([z.number().int().min(0), z.string()]);
+const personFileSchema = z.object({
+  format: z.literal(BOARDS_FORMAT),
+  person: z.object({ id: z.string(), name: z.string() }),
+  boards: z.record(
+    z.string(),
+    z.object({
+      name: z.string(),
+      named: stampSchema,
+      createdAt: z.number(),
+      /** Made or deleted, and when in the team's order. */
+      alive: z.boolean(),
+      lived: stampSchema,
+    }),
+  ),
+  /** Per board, per image: in or out, and when in the team's order. */
+  images: z.record(z.string(), z.record(z.string(), z.tuple([z.boolean(), z.number().int(), z.string()]))),
+});
+type PersonBoards = z.infer<typeof personFileSchema>;
+
+const legacySchema = z.object({
   collections: z.array(
     z.object({
       id: z.string(),
       name: z.string(),
       createdAt: z.number().default(0),
-      /** Library ids (`<batch folder>/images/<file>`): relative, so a copied library keeps its boards. */
       images: z.array(z.string()).default([]),
     }),
   ),
 });
-export type StoredCollection = z.infer<typeof fileSchema>['collections'][number];
+
+export type StoredCollection = z.infer<typeof legacySchema>['collections'][number];
 
 const NAME_MAX = 120;
 
@@ -30,91 +62,215 @@ function cleanName(name: string): string {
   return clean;
 }
 
+const empty = (person: { id: string; name: string }): PersonBoards => ({
+  format: BOARDS_FORMAT,
+  person,
+  boards: {},
+  images: {},
+});
+
+/** Every person's changes as one state: each board's name, life and images, the latest stamp winning. */
+function merge(files: PersonBoards[]): { state: PersonBoards; clock: number } {
+  const state = empty({ id: '', name: '' });
+  let clock = 0;
+  for (const file of files) {
+    for (const [id, board] of Object.entries(file.boards)) {
+      const known = state.boards[id];
+      clock = Math.max(clock, board.named[0], board.lived[0]);
+      if (!known) {
+        state.boards[id] = { ...board };
+        continue;
+      }
+      if (after(board.named, known.named)) Object.assign(known, { name: board.name, named: board.named });
+      if (after(board.lived, known.lived)) Object.assign(known, { alive: board.alive, lived: board.lived });
+      known.createdAt = Math.min(known.createdAt, board.createdAt);
+    }
+    for (const [id, images] of Object.entries(file.images)) {
+      const into = (state.images[id] ??= {});
+      for (const [image, entry] of Object.entries(images)) {
+        clock = Math.max(clock, entry[1]);
+        const known = into[image];
+        if (!known || after([entry[1], entry[2]], [known[1], known[2]])) into[image] = entry;
+      }
+    }
+  }
+  return { state, clock };
+}
+
 /**
- * The library's collections (boards), in `collections.json` at the library's root, written
- * atomically and durably: a library folder copied to another machine keeps them, and the catalog
- * reads them for the Library's filter. An image can be in several collections.
+ * The library's boards (collections), merge-safe for a team: each person's changes are their own
+ * file in `.studio/boards/`, and every read merges all of them (and the library's collections.json
+ * from before, and sync tools' conflict copies), so two people adding to or taking from boards at
+ * the same time lose nothing. A board's name, its life and each image's place in it go to the last
+ * change in the team's order (`Stamp`). A library folder copied to another machine keeps them.
  */
 export class Collections {
   private writing: Promise<unknown> = Promise.resolve();
 
-  constructor(private root: () => string) {}
+  constructor(
+    private root: () => string,
+    private person: () => { id: string; name: string } = () => ({ id: 'studio', name: '' }),
+  ) {}
 
-  file(): string {
-    return join(this.root(), COLLECTIONS_FILE);
+  private dir(): string {
+    return join(this.root(), BOARDS_DIR);
   }
 
-  /** What is on disk; a missing file is no collections, a damaged one is reported and treated as none. */
-  async read(): Promise<StoredCollection[]> {
+  /** Every file that holds board changes: the legacy file as a person '' at the start of time, then each person's. */
+  private async files(): Promise<{ files: PersonBoards[]; mine: PersonBoards; copies: string[] }> {
+    const me = this.person();
+    const files: PersonBoards[] = [await this.legacy()];
+    let mine = empty(me);
+    const copies: string[] = [];
+    const names = await readdir(this.dir()).catch((err: unknown) => {
+      logCaughtUnlessMissing('boards folder listing', err);
+      return [] as string[];
+    });
+    const present = new Set(names);
+    for (const name of names) {
+      const original = syncConflictOf(name, present)?.original ?? name;
+      if (!/^[A-Za-z0-9_-]{1,64}\.json$/.test(original)) continue;
+      try {
+        const parsed = personFileSchema.safeParse(JSON.parse(await readFile(join(this.dir(), name), 'utf8')));
+        // One person's damaged or foreign file costs only their board changes.
+        if (!parsed.success || `${parsed.data.person.id}.json` !== original) continue;
+        files.push(parsed.data);
+        if (parsed.data.person.id === me.id) {
+          mine = merge([mine, parsed.data]).state;
+          if (name !== original) copies.push(name);
+        }
+      } catch (err) {
+        logCaught('boards file read', err);
+      }
+    }
+    mine.person = me;
+    return { files, mine, copies };
+  }
+
+  private async legacy(): Promise<PersonBoards> {
+    const legacy = empty({ id: '', name: '' });
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(await readFile(this.file(), 'utf8')));
-      return parsed.success ? parsed.data.collections : [];
+      const parsed = legacySchema.safeParse(
+        JSON.parse(await readFile(join(this.root(), COLLECTIONS_FILE), 'utf8')),
+      );
+      for (const c of parsed.success ? parsed.data.collections : []) {
+        legacy.boards[c.id] = {
+          name: c.name,
+          named: [0, ''],
+          createdAt: c.createdAt,
+          alive: true,
+          lived: [0, ''],
+        };
+        legacy.images[c.id] = Object.fromEntries(c.images.map((image) => [image, [true, 0, ''] as const]));
+      }
     } catch (err) {
       logCaughtUnlessMissing('collections.json read', err);
-      return [];
     }
+    return legacy;
   }
 
-  /** Changes the file, one change after another so quick edits never lose each other. */
-  private change<T>(edit: (list: StoredCollection[]) => T): Promise<T> {
+  /** What the team's boards are now; a damaged file is reported in the log and costs only its changes. */
+  async read(): Promise<StoredCollection[]> {
+    const { state } = merge((await this.files()).files);
+    return Object.entries(state.boards)
+      .filter(([, board]) => board.alive)
+      .map(([id, board]) => ({
+        id,
+        name: board.name,
+        createdAt: board.createdAt,
+        images: Object.entries(state.images[id] ?? {})
+          .filter(([, [present]]) => present)
+          .map(([image]) => image),
+      }));
+  }
+
+  /**
+   * Time and size of every file board changes come from: it differs whenever anyone's boards
+   * changed, so the catalog reads them again only then.
+   */
+  async signature(): Promise<string> {
+    const parts: string[] = [];
+    for (const path of [join(this.root(), COLLECTIONS_FILE), this.dir()]) {
+      const s = await stat(path).catch(() => undefined);
+      parts.push(s ? `${s.mtimeMs}:${s.size}` : '-');
+    }
+    const names = await readdir(this.dir()).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      const s = await stat(join(this.dir(), name)).catch(() => undefined);
+      parts.push(`${name}:${s ? `${s.mtimeMs}:${s.size}` : '-'}`);
+    }
+    return parts.join('|');
+  }
+
+  /**
+   * One change, one after another so quick edits never lose each other: this person's file is
+   * written with the change stamped after everything anyone had done, their conflict copies folded in.
+   */
+  private change<T>(edit: (merged: PersonBoards, mine: PersonBoards, stamp: Stamp) => T): Promise<T> {
     const run = this.writing.then(async () => {
-      const list = await this.read();
-      const result = edit(list);
-      await writeJsonAtomic(this.file(), { format: COLLECTIONS_FORMAT, collections: list });
+      const { files, mine, copies } = await this.files();
+      const { state, clock } = merge(files);
+      const result = edit(state, mine, [clock + 1, this.person().id]);
+      await makeDir(this.dir());
+      await writeJsonAtomic(join(this.dir(), `${this.person().id}.json`), mine);
+      if (copies.length) {
+        await Promise.all(copies.map((name) => rm(join(this.dir(), name), { force: true })));
+        await fsyncDir(this.dir());
+      }
       return result;
     });
     this.writing = run.catch(() => undefined);
     return run;
   }
 
-  private static find(list: StoredCollection[], id: string): StoredCollection {
-    const found = list.find((c) => c.id === id);
-    if (!found)
+  private static alive(state: PersonBoards, id: string) {
+    const board = state.boards[id];
+    if (!board?.alive)
       throw new StudioError({
         code: 'STUDIO_COLLECTION_NOT_FOUND',
         message: 'That collection no longer exists.',
       });
-    return found;
+    return board;
   }
 
   create(name: string, images: string[] = []): Promise<StoredCollection> {
-    return this.change((list) => {
-      const made = {
-        id: randomUUID(),
-        name: cleanName(name),
-        createdAt: Date.now(),
-        images: [...new Set(images)],
-      };
-      list.push(made);
-      return made;
+    const clean = cleanName(name);
+    return this.change((_, mine, stamp) => {
+      const id = randomUUID();
+      const createdAt = Date.now();
+      mine.boards[id] = { name: clean, named: stamp, createdAt, alive: true, lived: stamp };
+      const unique = [...new Set(images)];
+      mine.images[id] = Object.fromEntries(unique.map((image) => [image, [true, ...stamp] as const]));
+      return { id, name: clean, createdAt, images: unique };
     });
   }
 
   rename(id: string, name: string): Promise<void> {
-    return this.change((list) => {
-      Collections.find(list, id).name = cleanName(name);
+    const clean = cleanName(name);
+    return this.change((state, mine, stamp) => {
+      const board = Collections.alive(state, id);
+      mine.boards[id] = { ...board, ...mine.boards[id], name: clean, named: stamp };
     });
   }
 
   remove(id: string): Promise<void> {
-    return this.change((list) => {
-      list.splice(list.indexOf(Collections.find(list, id)), 1);
+    return this.change((state, mine, stamp) => {
+      const board = Collections.alive(state, id);
+      mine.boards[id] = { ...board, ...mine.boards[id], alive: false, lived: stamp };
     });
   }
 
   /** Adds images (or takes them out); answers how many were not there before (or were there). */
   setImages(id: string, images: string[], present: boolean): Promise<number> {
-    return this.change((list) => {
-      const collection = Collections.find(list, id);
-      const current = new Set(collection.images);
+    return this.change((state, mine, stamp) => {
+      Collections.alive(state, id);
+      const now = state.images[id] ?? {};
+      const into = (mine.images[id] ??= {});
       let changed = 0;
-      for (const image of images) {
-        if (current.has(image) === present) continue;
-        if (present) current.add(image);
-        else current.delete(image);
-        changed++;
+      for (const image of new Set(images)) {
+        if ((now[image]?.[0] ?? false) !== present) changed++;
+        into[image] = [present, ...stamp];
       }
-      collection.images = [...current];
       return changed;
     });
   }

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { logCaught } from '../log/studio-log';
-import type { KeyValueStore } from '../settings/key-value-store';
 import { makeDir, writeJsonAtomic } from './atomic-file';
 import {
   CHANGES_FORMAT,
@@ -91,13 +89,4 @@ export class LibraryChanges {
       throw err;
     }
   }
-}
-
-/** This studio's id, made once and kept in its settings store: the name of its change journal. */
-export function studioIdOf(store: KeyValueStore): string {
-  const known = store.get('studioId');
-  if (typeof known === 'string' && /^[\w-]{8,64}$/.test(known)) return known;
-  const made = randomUUID();
-  store.set('studioId', made);
-  return made;
 }

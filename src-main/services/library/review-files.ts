@@ -175,14 +175,15 @@ export function ownEntry(marks: FolderMarks, personId: string, file: string): Ma
 
 /**
  * Writes this person's marks in one folder: their file is read again with its copies (a sync
- * tool's conflict copies, carried copies), the changes applied with `nextSeq()`, and the whole
+ * tool's conflict copies, carried copies), `change` applied to each of `files` with `nextSeq()`, and the whole
  * written atomically and durably; then the copies it folded in are removed (the person's studio is
  * the one writer of their marks, copies included). Answers the person's entries after the change.
  */
 export async function writePersonMarks(
   dir: string,
   person: { id: string; name: string },
-  changes: Map<string, { mark: ReviewMark; stars: number }>,
+  change: (file: string, now: MarkEntry | undefined) => { mark: ReviewMark; stars: number },
+  files: readonly string[],
   nextSeq: (seen: number) => number,
 ): Promise<Map<string, MarkEntry>> {
   const reviewDir = join(dir, REVIEW_DIR);
@@ -210,7 +211,9 @@ export async function writePersonMarks(
   let seen = 0;
   for (const entry of own.values()) seen = Math.max(seen, entry.seq);
   const seq = nextSeq(seen);
-  for (const [file, change] of changes) own.set(file, { ...change, seq });
+  // A change to the mark alone keeps the stars (and the other way round) as this file has them: the
+  // file is the truth, where a catalog may not yet have read the person's last change.
+  for (const file of files) own.set(file, { ...change(file, own.get(file)), seq });
   await makeDir(reviewDir);
   await writeJsonAtomic(join(reviewDir, `${person.id}.json`), {
     format: PERSON_REVIEW_FORMAT,

@@ -26,7 +26,8 @@ const SYNCTHING = /^(.*)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?(\.[^.]*)?$/
 const DROPBOX = /^(.*?) \([^()]*conflicted copy[^()]*?\d{4}-\d{2}-\d{2}(?: \(\d+\))?\)(\.[^.]*)?$/i;
 const NEXTCLOUD = /^(.*?) \(conflicted copy(?: [^()]*)? \d{4}-\d{2}-\d{2} \d{6}\)(\.[^.]*)?$/i;
 const NEXTCLOUD_OLD = /^(.*)_conflict-\d{8}-\d{6}(\.[^.]*)?$/;
-const ONEDRIVE = /^(.*)-[A-Z0-9][A-Z0-9_-]{0,14}?(?:-\d+)?(\.[^.]*)?$/;
+// A machine name has a letter in it: `row-12.png` is not a copy of `row.png`.
+const ONEDRIVE = /^(.*)-(?=[A-Z0-9_-]*[A-Z])[A-Z0-9][A-Z0-9_-]{0,14}?(?:-\d+)?(\.[^.]*)?$/;
 
 /**
  * What `name` is a conflict copy of, or undefined for an ordinary name. `knownOriginals`: the names

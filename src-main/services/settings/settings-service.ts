@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { hostname, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { PersonStatus } from '../../../src-shared/person';
 import {
   settingsPatchSchema,
@@ -65,7 +65,27 @@ export class SettingsService {
     if (typeof stored === 'string' && /^[0-9a-f]{12}$/.test(stored)) return stored;
     const id = newPersonId();
     this.store.set('personId', id);
+    this.store.set('personClaim', { home: this.home(), since: Date.now() });
     return id;
+  }
+
+  /** Where this install is: a data folder copied to another path or machine is somewhere else. */
+  private home(): string {
+    return `${hostname()}\0${resolve(this.dataDir)}`;
+  }
+
+  /**
+   * Since when this install has held its person id. A data folder found somewhere other than
+   * where it claimed the id (copied, or moved) claims it from now: where two installs share an
+   * id, the later claim is the copy (person-presence.ts).
+   */
+  personSince(): number {
+    this.personId();
+    const claim = this.store.get('personClaim') as { home?: unknown; since?: unknown } | undefined;
+    if (claim?.home === this.home() && typeof claim.since === 'number') return claim.since;
+    const since = Date.now();
+    this.store.set('personClaim', { home: this.home(), since });
+    return since;
   }
 
   /**
@@ -75,6 +95,7 @@ export class SettingsService {
   newPersonId(notice: Omit<NonNullable<PersonNotice>, 'previousId' | 'at'>): Settings {
     const previousId = this.personId();
     this.store.set('personId', newPersonId());
+    this.store.set('personClaim', { home: this.home(), since: Date.now() });
     this.store.set('personNotice', { ...notice, previousId, at: Date.now() });
     const next = this.get();
     this.events.emit('settings.changed', next);
