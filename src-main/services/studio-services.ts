@@ -280,6 +280,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       pickSavePath: options.pickSavePath,
       openPath: options.openPath,
       language: () => settings.get().language,
+      personName: () => settings.get().personName,
     }),
     ...collectionHandlers(new Collections(libraryDir, person), library, () => libraryChanges.noteBoards()),
     ...reuseHandlers(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -72,6 +72,38 @@ describe('contact sheets', () => {
     expect(zhText).toContain('样张');
     expect(zhText).toContain('第 1 页，共 3 页');
     expect(zhText).toContain('已选中');
+  });
+
+  it('says under each image who on the team picked it, by the names people gave themselves', async () => {
+    const saved = mkdtempSync(join(tmpdir(), 'sheet-team-'));
+    const services = await startServices({ pickSavePath: async (name) => join(saved, name) });
+    await submitAndDownload(services, promptsDraft(`sheet-team-${Date.now()}`, 'Team', PROMPTS, 't'));
+    await call(services, 'settings.update', { personName: 'Ana' });
+    const { items } = await call(services, 'library.query', { sort: 'oldest' });
+    const ids = (items as { id: string }[]).map((i) => i.id);
+    await call(services, 'library.mark', { ids: [ids[0]], mark: 'picked' });
+    // Wei, on another computer, picked the first and the third, as their studio writes it.
+    const first = await call(services, 'library.detail', { id: ids[0] });
+    const third = await call(services, 'library.detail', { id: ids[2] });
+    const folder = join(first.path, '..', '..');
+    mkdirSync(join(folder, 'review'), { recursive: true });
+    const entry = { mark: 'picked', stars: 0, seq: 1 };
+    writeFileSync(
+      join(folder, 'review', 'a1b2c3d4e5f6.json'),
+      JSON.stringify({
+        format: 'batch-image-studio.review/2',
+        person: { id: 'a1b2c3d4e5f6', name: 'Wei' },
+        images: { [first.file]: entry, [third.file]: { ...entry, seq: 2 } },
+      }),
+    );
+    await call(services, 'library.overview');
+
+    const out = await call(services, 'library.exportContactSheet', { ids, options: { perPage: 4 } });
+    const lines = pdfText(out.path).split('\n');
+    // Each picked image's line names who picked it; the one nobody picked has no such line.
+    expect(lines.filter((l) => /Picked: (Ana, Wei|Wei, Ana)/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /Picked: Wei(?!,)/.test(l))).toHaveLength(1);
+    expect(lines.join('\n').match(/Picked: /g)).toHaveLength(2);
   });
 
   it('a dismissed save dialog writes nothing', async () => {

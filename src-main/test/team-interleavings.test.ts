@@ -65,7 +65,13 @@ describe('two studios on one library folder', () => {
       for (const name of ['Ana', 'Wei']) {
         const studio = await startServices();
         await call(studio, 'settings.update', { libraryDir: root, personName: name, autoDownload: true });
-        sides.push({ name, studio, id: (await call(studio, 'settings.get')).personId, marks: new Map(), log: [] });
+        sides.push({
+          name,
+          studio,
+          id: (await call(studio, 'settings.get')).personId,
+          marks: new Map(),
+          log: [],
+        });
       }
       const [ana, wei] = sides as [Side, Side];
       const first = await submitAndDownload(
@@ -105,7 +111,9 @@ describe('two studios on one library folder', () => {
                 ).map((m) => [m.id, { mark: m.mark, stars: m.stars }]),
               );
               await call(side.studio, 'library.mark', { ids, ...change });
-            side.log.push(`${round} mark ${JSON.stringify(change)} ${ids.map((i) => i.slice(-7)).join(' ')}`);
+              side.log.push(
+                `${round} mark ${JSON.stringify(change)} ${ids.map((i) => i.slice(-7)).join(' ')}`,
+              );
               for (const id of ids) {
                 const was = side.marks.get(id) ?? side.undo.get(id) ?? { mark: null, stars: 0 };
                 side.marks.set(id, {
@@ -117,7 +125,7 @@ describe('two studios on one library folder', () => {
               // Undo: each image back to what the person had before their last change, as Ctrl+Z does.
               for (const [id, entry] of side.undo) {
                 await call(side.studio, 'library.mark', { ids: [id], mark: entry.mark, stars: entry.stars });
-              side.log.push(`${round} undo ${JSON.stringify(entry)} ${id.slice(-7)}`);
+                side.log.push(`${round} undo ${JSON.stringify(entry)} ${id.slice(-7)}`);
                 side.marks.set(id, entry);
               }
               side.undo = undefined;
@@ -130,17 +138,14 @@ describe('two studios on one library folder', () => {
               touched.set(board, places);
               for (const id of ids) places.set(id, (places.get(id) ?? new Map()).set(side.name, present));
             } else {
-              downloads++;
+              const n = ++downloads;
+              // Content of its own: the same content twice is (rightly) refused as sent before.
               await submitAndDownload(
                 side.studio,
-                promptsDraft(`team-${round}-${side.name}`, `Round ${round}`, [
-                  `${side.name} ${round} a teapot`,
-                ]),
+                promptsDraft(`team-${n}`, `Round ${round}`, [`${side.name} teapot${n}`]),
               );
               images.push(
-                ...((await call(side.studio, 'library.ids', {
-                  search: `${side.name} ${round}`,
-                })) as string[]),
+                ...((await call(side.studio, 'library.ids', { search: `teapot${n}` })) as string[]),
               );
             }
           }

@@ -5,6 +5,7 @@ import type { LibraryImage } from '../../src-shared/library-view';
 import { GalleryThumb } from './GalleryThumb';
 import { useSelection } from './library-selection';
 import { StarRating } from './StarRating';
+import { TeamBadges } from './TeamBadges';
 
 interface CellProps {
   item: LibraryImage;
@@ -60,6 +61,7 @@ export const LibraryCell = memo(function LibraryCell({
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}
         {item.mark === 'rejected' && <span className="badge danger-badge">{t('library.rejected')}</span>}
         {item.mark === 'alternative' && <span className="badge">{t('run.alternative')}</span>}
+        <TeamBadges team={item.team} />
         {item.stack && (
           <span
             className="badge lib-stack-badge"

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
 import { BatchSelect } from './BatchSelect';
 import { useLibraryPrefs } from './library-prefs';
+import { TeamFilters, teamFiltersSet, WhoseFilter } from './TeamFilters';
 
 /**
  * Typing pauses this long before the search is asked: one query per burst of keys, not per letter.
@@ -27,14 +28,15 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
   const { t } = useTranslation();
   const open = useLibraryPrefs((s) => s.filtersOpen);
   const toggle = useLibraryPrefs((s) => s.toggle);
-  const set = [
-    filter.batchId,
-    filter.model,
-    filter.review !== 'any',
-    (filter.minStars ?? 0) > 0,
-    filter.sort !== 'newest',
-    filter.stacks === 'one' || filter.stackLevel === 'similar',
-  ].filter(Boolean).length;
+  const set =
+    [
+      filter.batchId,
+      filter.model,
+      filter.review !== 'any',
+      (filter.minStars ?? 0) > 0,
+      filter.sort !== 'newest',
+      filter.stacks === 'one' || filter.stackLevel === 'similar',
+    ].filter(Boolean).length + teamFiltersSet(filter);
   const [searchText, setSearchText] = useState(filter.search ?? '');
   const change = useRef(onChange);
   change.current = onChange;
@@ -126,6 +128,7 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
           <option value="unrated">{t('library.unrated')}</option>
         </select>
       </label>
+      <WhoseFilter filter={filter} overview={overview} onChange={onChange} />
       <label className="inline-field">
         <span>{t('library.minStars')}</span>
         <select value={filter.minStars} onChange={(e) => onChange({ minStars: Number(e.target.value) })}>
@@ -167,6 +170,7 @@ function FilterSelects({ filter, overview, onChange }: FiltersProps) {
           <option value="one-similar">{t('library.stacksOneSimilar')}</option>
         </select>
       </label>
+      <TeamFilters filter={filter} overview={overview} onChange={onChange} />
     </>
   );
 }

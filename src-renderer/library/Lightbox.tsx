@@ -9,6 +9,7 @@ import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
 import { CompareAcrossButton } from './CompareAcrossModels';
 import { LightboxLineage } from './LightboxLineage';
 import { StarRating } from './StarRating';
+import { TeamLine } from './TeamBadges';
 import { useLibraryPrefs } from './library-prefs';
 
 interface Props {
@@ -207,6 +208,7 @@ export function Lightbox({
           <StarRating value={item.stars} onChange={(stars) => onMark([item.id], { stars })} />
           <CompareAcrossButton id={item.id} />
         </div>
+        <TeamLine team={item.team} />
         <label className="check" title={t('library.autoAdvanceHint')}>
           <input
             type="checkbox"

@@ -120,8 +120,10 @@ export function useLibraryLiveUpdates(): void {
       void client.invalidateQueries({ queryKey: [method] });
     return studio.on('library.changed', (change) => {
       if (change.reason === 'marks') {
-        const marks = (change.marks ?? []).filter((m) => !marksInFlight.has(m.id));
-        patchMarks(client, marksFromEvent(marks));
+        patchMarks(
+          client,
+          marksFromEvent(change.marks ?? [], (id) => marksInFlight.has(id)),
+        );
       } else if (change.reason === 'indexing') {
         client.setQueryData<LibraryOverview>(queryKey('library.overview'), (overview) =>
           overview ? { ...overview, indexing: change.indexing ?? null } : overview,

@@ -6,6 +6,7 @@ import type {
   LibraryQuery,
   LibraryResult,
 } from '../../src-shared/library-view';
+import type { TeamMarks } from '../../src-shared/person';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { queryKey } from '../app/studio-queries';
 
@@ -17,6 +18,12 @@ import { queryKey } from '../app/studio-queries';
 export const WINDOW = 200;
 
 export type MarkPatch = { mark?: LibraryImage['mark']; stars?: number };
+
+/**
+ * A mark change as the cache takes it: with `team`, the team's marks as the main process now counts
+ * them (null: nobody else has marked it), which only its events know; a key press leaves it out.
+ */
+type CachePatch = MarkPatch & { team?: TeamMarks | null };
 
 /** Marks on their way to disk, one call at a time in key-press order (so the last choice is written last). */
 let markWrites = Promise.resolve();
@@ -87,7 +94,11 @@ export async function idsBetween(
 
 /** Whether a list's membership or order depends on marks, so a mark can make its windows wrong. */
 const dependsOnMarks = (input: LibraryQuery) =>
-  (input.review ?? 'any') !== 'any' || (input.minStars ?? 0) > 0 || input.sort === 'stars';
+  (input.review ?? 'any') !== 'any' ||
+  (input.minStars ?? 0) > 0 ||
+  input.sort === 'stars' ||
+  !!input.agreement ||
+  !!input.minPicks;
 
 /**
  * Writes marks into every cached window, in place: only the windows holding those images change,
@@ -95,7 +106,7 @@ const dependsOnMarks = (input: LibraryQuery) =>
  * lists that a mark could reorder or filter, and that no one shows now, are marked stale so they
  * are asked again when next shown (the visible list stays as it is while one culls).
  */
-export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>): void {
+export function patchMarks(client: QueryClient, changes: Map<string, CachePatch>): void {
   if (!changes.size) return;
   client.setQueriesData<LibraryResult>({ queryKey: ['library.query'] }, (window) => {
     if (!window) return window;
@@ -105,9 +116,12 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
       if (!patch) return item;
       const mark = patch.mark !== undefined ? patch.mark : item.mark;
       const stars = patch.stars ?? item.stars;
-      if (mark === item.mark && stars === item.stars) return item;
+      const team = patch.team === undefined ? item.team : (patch.team ?? undefined);
+      if (mark === item.mark && stars === item.stars && team === item.team) return item;
       changed = true;
-      return { ...item, mark, stars };
+      const next = { ...item, mark, stars, team };
+      if (!team) delete next.team;
+      return next;
     });
     return changed ? { ...window, items } : window;
   });
@@ -119,8 +133,18 @@ export function patchMarks(client: QueryClient, changes: Map<string, MarkPatch>)
   });
 }
 
-export const marksFromEvent = (marks: LibraryMarkChange[]) =>
-  new Map<string, MarkPatch>(marks.map((m) => [m.id, { mark: m.mark, stars: m.stars }]));
+/**
+ * A marks event as patches. An image with this person's own mark still on its way (`inFlight`)
+ * takes only the team's marks from it: the screen already shows the newest key press, which an
+ * earlier write's echo must not undo, but the others' marks it carries are news either way.
+ */
+export const marksFromEvent = (marks: LibraryMarkChange[], inFlight: (id: string) => boolean = () => false) =>
+  new Map<string, CachePatch>(
+    marks.map((m) => [
+      m.id,
+      inFlight(m.id) ? { team: m.team ?? null } : { mark: m.mark, stars: m.stars, team: m.team ?? null },
+    ]),
+  );
 
 /**
  * Images by id, for compare: from any cached window first, then one `library.detail` per image the

@@ -8,6 +8,7 @@ import { confirmAction } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AppearanceSelects } from '../shell/AppearanceSelects';
 import { UpdateSettings } from '../updates/UpdateSettings';
+import { PersonSection } from './PersonSection';
 import { ProfileForm } from './ProfileForm';
 import './settings.css';
 
@@ -165,6 +166,8 @@ export function SettingsScreen() {
           <AppearanceSelects className="field" />
         </div>
       </section>
+
+      <PersonSection />
 
       <section className="settings-section" aria-labelledby={`${id}-profiles`}>
         <div className="section-head">

@@ -3,13 +3,19 @@ import type { Language } from '../../../src-shared/settings';
 import type { ContactSheetLabels } from './contact-sheet';
 
 /** The sheet's words and dates in the studio's language: a client in Shanghai reads Chinese. */
-export function contactSheetLabels(language: Language): ContactSheetLabels & { defaultTitle: string } {
+export function contactSheetLabels(
+  language: Language,
+  me = '',
+): ContactSheetLabels & { defaultTitle: string } {
   const t = translatorIn(language);
   const dates = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric' });
   return {
     defaultTitle: t('contactSheet.defaultTitle'),
     picked: t('contactSheet.picked'),
     rejected: t('contactSheet.rejected'),
+    pickedBy: (names) => t('contactSheet.pickedBy', { names: names.join(t('team.separator')) }),
+    me: me || t('team.you'),
+    earlier: t('team.earlier'),
     batches: (names) =>
       names.length === 1
         ? t('contactSheet.batch', { name: names[0]! })

@@ -29,6 +29,12 @@ const PROMPT_LINES = 3;
 export interface ContactSheetLabels {
   picked: string;
   rejected: string;
+  /** "Picked: Ana, Wei": who on the team picked an image. */
+  pickedBy(names: string[]): string;
+  /** This studio's person's name, for an image only they marked. */
+  me: string;
+  /** Marks made before people had names. */
+  earlier: string;
   /** "Batch: Autumn mugs (imgbatch_…)", or "3 batches". */
   batches(names: string[]): string;
   /** "Page 2 of 5". */
@@ -90,6 +96,15 @@ function fitted(doc: Doc, text: string, width: number, lines: number, size: numb
     }
   }
   return out;
+}
+
+/**
+ * Who on the team picked an image, by the names they gave themselves: the team's marks where
+ * anyone else marked it, else this person alone when they picked it.
+ */
+function whoPicked(image: LibraryDetail, labels: ContactSheetLabels): string[] {
+  if (!image.team) return image.mark === 'picked' ? [labels.me] : [];
+  return image.team.by.filter((p) => p.mark === 'picked').map((p) => p.name || labels.earlier);
 }
 
 /** The image made small enough for print at the cell's size, as JPEG on white. */
@@ -170,7 +185,7 @@ export async function writeContactSheet(
           : `${labels.date(Math.min(...times))} – ${labels.date(Math.max(...times))}`;
     const cellW = (pageW - 2 * MARGIN - (cols - 1) * GAP) / cols;
     const cellH = (pageH - 2 * MARGIN - HEADER - (rows - 1) * GAP) / rows;
-    const captionH = PROMPT_LINES * (PROMPT_SIZE + 2.5) + 2 * (SMALL_SIZE + 3) + 4;
+    const captionH = PROMPT_LINES * (PROMPT_SIZE + 2.5) + 3 * (SMALL_SIZE + 3) + 4;
     const imageH = Math.max(20, cellH - captionH);
 
     for (let page = 0; page < pages; page++) {
@@ -213,6 +228,12 @@ export async function writeContactSheet(
             image.mark === 'rejected' ? '#b42318' : image.mark === 'picked' ? '#1f7a3d' : '#555555',
           );
           drawLine(doc, verdict, x, cy, cellW, SMALL_SIZE);
+        }
+        cy += SMALL_SIZE + 3;
+        const pickers = whoPicked(image, labels);
+        if (pickers.length) {
+          doc.fillColor('#1f7a3d');
+          drawLine(doc, labels.pickedBy(pickers), x, cy, cellW, SMALL_SIZE);
         }
         doc.fillColor('#000000').restore();
       }

@@ -19,6 +19,8 @@ export interface LibraryHandlerDeps {
   openPath?: (path: string) => Promise<void>;
   /** The studio's language: a contact sheet prints its words in it. */
   language: () => Language;
+  /** This studio's person's name: a contact sheet says who picked what. */
+  personName: () => string;
 }
 
 /** The library: review of downloaded images, marks, and exports. */
@@ -41,7 +43,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
     },
     'library.exportZip': async ({ ids }) => exportSelectionZip(await details(ids), deps),
     'library.exportContactSheet': async ({ ids, options }) => {
-      const labels = contactSheetLabels(deps.language());
+      const labels = contactSheetLabels(deps.language(), deps.personName());
       const images = await details(ids);
       const name = contactSheetName();
       const sheet = { ...options, title: options.title || labels.defaultTitle };
