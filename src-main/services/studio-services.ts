@@ -145,12 +145,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   const studioId = studioIdOf(options.dataDir);
   // This studio's change journal in the library: other studios on it read the folders it names.
   const libraryChanges = new LibraryChanges(libraryDir, studioId);
-  const library = new LibraryCatalog(
-    libraryDir,
-    (change) => events.emit('library.changed', change),
-    person,
-    (folder) => libraryChanges.noteFolder(folder),
-  );
+  const library = new LibraryCatalog(libraryDir, (change) => events.emit('library.changed', change), person);
   const presence = new PersonPresence({
     root: libraryDir,
     studioId,

@@ -9,9 +9,8 @@ import type {
   LibraryResult,
 } from '../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
-import { splitId } from './catalog-ids';
-import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import type { Person } from './catalog-marks';
+import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 
@@ -34,14 +33,11 @@ export class LibraryCatalog {
   /**
    * @param person this studio's person: their own marks are the ones set, undone and filtered as
    *   "mine"; everyone's are read (review-files.ts)
-   * @param wrote told of each batch folder whose files the catalog wrote (marks): the studio's
-   *   change journal names it, so other studios on the same library read it again
    */
   constructor(
     root: () => string,
     onChange: (change: LibraryChanged) => void = () => undefined,
     person: () => Person = () => ({ id: 'studio', name: '' }),
-    private wrote: (folder: string) => void = () => undefined,
   ) {
     // A catalog found damaged in use comes back empty: a sync fills it again from the folders.
     this.catalog = new CatalogConnection(root, () => void this.indexing.sync());
@@ -105,9 +101,7 @@ export class LibraryCatalog {
     return this.marks.marksOf(ids);
   }
 
-  async mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
-    const changes = await this.marks.mark(ids, change);
-    for (const folder of new Set(changes.map((c) => splitId(c.id)?.[0]))) if (folder) this.wrote(folder);
-    return changes;
+  mark(ids: string[], change: Mark): Promise<LibraryMarkChange[]> {
+    return this.marks.mark(ids, change);
   }
 }

@@ -1,5 +1,7 @@
+import type { LibraryChanged } from '../../../src-shared/library-view';
 import { logCaught } from '../log/studio-log';
 import type { EventHub } from '../host/event-hub';
+import { splitId } from './catalog-ids';
 import type { LibraryCatalog } from './library-catalog';
 import type { LibraryChanges } from './library-changes';
 import type { LibraryWatch } from './library-watch';
@@ -22,6 +24,10 @@ export function keepCatalogCurrent(
   const started = Date.now();
   const published = new Map<string, number>();
   events.subscribe((event, payload) => {
+    // Marks written (each folder's own file of this person): other studios on the library are told.
+    if (event === 'library.changed' && (payload as LibraryChanged).reason === 'marks')
+      for (const folder of new Set((payload as LibraryChanged).marks?.map((m) => splitId(m.id)?.[0])))
+        if (folder) changes.noteFolder(folder);
     const batch = payload as {
       id?: string;
       download?: { state: string; folder?: string; completedAt?: number };
