@@ -99,6 +99,8 @@ export const folderProblemSchema = z.enum([
   'REVIEW_DAMAGED',
   /** One person's marks file is damaged, from a newer version, or not the studio's: only their marks are not shown. */
   'PERSON_MARKS_UNREADABLE',
+  /** Not damage: its files are still arriving (a copy or a sync under way); it completes itself. */
+  'ARRIVING',
 ]);
 
 /** One window of the filtered list; `total` is the length of the whole filtered list. */

@@ -30,6 +30,7 @@ import { LibraryCatalog } from './library/library-catalog';
 import { LibraryHomes } from './library/library-home';
 import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
+import { LibraryChanges } from './library/library-changes';
 import { PersonPresence, studioIdOf } from './people/person-presence';
 import { Collections } from './library/collections';
 import { ThumbnailService } from './library/thumbnails';
@@ -156,6 +157,8 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
   // This studio among the others on a shared library: its own id (by machine and data folder),
   // and its person told apart from a copy of its data folder still in use elsewhere.
   const studioId = options.studioId ?? studioIdOf(options.dataDir);
+  // This studio's change journal in the library: other studios on it read the folders it names.
+  const libraryChanges = new LibraryChanges(libraryDir, studioId);
   const presence = new PersonPresence({
     root: libraryDir,
     studioId,
@@ -167,7 +170,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       void library.sync();
     },
   });
-  const libraryWatch = new LibraryWatch(libraryDir, () => library.sync());
+  const libraryWatch = new LibraryWatch(libraryDir, library, studioId);
   const thumbnails = new ThumbnailService(join(options.dataDir, 'thumbnails'));
   const kbClientFor = (profileId: string) =>
     kbClientOf(profiles.resolve(profileId), () => profiles.allKeys());
@@ -188,7 +191,15 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     join(options.dataDir, 'realtime'),
     profiles,
     events,
-    { root: libraryDir, saved: () => library.sync(), image: (id) => library.detail(id), studioId },
+    {
+      root: libraryDir,
+      saved: (folder) => {
+        libraryChanges.noteFolder(folder);
+        return library.sync();
+      },
+      image: (id) => library.detail(id),
+      studioId,
+    },
     options.realtimeClient,
   );
   // Perceptual hashes for the near-duplicate stacks: after each sync that brought folders in.
@@ -202,7 +213,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
     if (event === 'library.changed' && (payload as { reason?: string }).reason === 'folders')
       void hashing.kick();
   });
-  keepCatalogCurrent(events, library, libraryWatch);
+  keepCatalogCurrent(events, library, libraryWatch, libraryChanges);
   const sandboxSpeed = options.sandboxTimeScale ?? 20;
   const batches = new Batches({
     dataDir: options.dataDir,
@@ -282,7 +293,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       language: () => settings.get().language,
       personName: () => settings.get().personName,
     }),
-    ...collectionHandlers(new Collections(libraryDir, person), library),
+    ...collectionHandlers(new Collections(libraryDir, person), library, () => libraryChanges.noteBoards()),
     ...reuseHandlers(
       new ImageReuse({
         library,
@@ -327,6 +338,7 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       presence.stop();
       batches.stop();
       libraryWatch.stop();
+      await libraryChanges.flush().catch((err: unknown) => logCaught('library change journal write', err));
       hashing.stop();
       library.close();
       await sandbox.close();

@@ -535,9 +535,14 @@ export const zhCN: Messages = {
       IMAGES_MISSING_one: '{{total}} 张图片中缺少 {{count}} 张（只复制了一半？）。',
       IMAGES_MISSING_other: '{{total}} 张图片中缺少 {{count}} 张（只复制了一半？）。',
       REVIEW_DAMAGED: '{{file}} 已损坏（不是有效的 JSON）：图片照常显示，但没有挑选和星级。',
+      ARRIVING_one: '仍在传入：{{total}} 张图片中还有 {{count}} 张未到（正在复制或同步）。',
+      ARRIVING_other: '仍在传入：{{total}} 张图片中还有 {{count}} 张未到（正在复制或同步）。',
+      ARRIVING_RECORD: '仍在传入：batch.json 还未到（正在复制或同步）。',
       PERSON_MARKS_UNREADABLE:
         '{{file}} 已损坏、来自更新的版本，或不是由本工具写入：不显示此人的挑选和星级，其他人的照常显示。',
     },
+    arriving_one: '{{count}} 个文件夹仍在传入',
+    arriving_other: '{{count}} 个文件夹仍在传入',
     galleryLabel: '图片',
     keysHelp:
       '方向键移动 · P 选中 · X 淘汰 · U 取消标记 · 0–5 星级 · B 画板 · Enter 打开 · Shift/Ctrl+点击多选',

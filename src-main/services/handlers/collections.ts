@@ -9,9 +9,12 @@ import type { FeatureHandlers } from './feature-handlers';
 export function collectionHandlers(
   collections: Collections,
   library: LibraryCatalog,
+  /** Boards changed: the studio's change journal says so, for other studios on the library. */
+  noteBoards: () => void = () => undefined,
 ): FeatureHandlers<'collections'> {
   const written = async <T>(change: Promise<T>): Promise<T> => {
     const result = await change;
+    noteBoards();
     await library.sync();
     return result;
   };

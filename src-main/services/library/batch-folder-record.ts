@@ -6,6 +6,7 @@ import { runIdOf } from '../../../src-shared/batch-run';
 import { type LibraryOverview, type ReviewMark } from '../../../src-shared/library-view';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 import { BATCH_FILE } from './batch-folder';
+import { arrivingUntil } from './folder-arriving';
 import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
 
 const batchFileSchema = z.object({
@@ -83,6 +84,8 @@ export interface FolderRecord {
   problem?: FolderProblem;
   /** The names of the people whose marks the folder holds, by id. */
   people: Map<string, string>;
+  /** Its files are still arriving (a copy or a sync under way) until then: read again by that time. */
+  arrivingUntil?: number;
 }
 
 /**
@@ -175,16 +178,22 @@ export async function readHashes(dir: string, ownHashes?: string): Promise<Recor
 export async function readBatchFolder(dir: string, me: string, ownHashes?: string): Promise<FolderRecord> {
   const people = new Map<string, string>();
   try {
-    if (!existsSync(join(dir, BATCH_FILE)))
+    if (!existsSync(join(dir, BATCH_FILE))) {
+      // A sync tool may bring the images before the record: while files still arrive, that is not damage.
+      const arriving = await arrivingUntil(dir);
       return {
         people,
         images: [],
-        problem: {
-          reason: 'NO_BATCH_FILE',
-          file: BATCH_FILE,
-          message: 'no batch.json: not a batch folder, or only half copied',
-        },
+        arrivingUntil: arriving,
+        problem: arriving
+          ? { reason: 'ARRIVING', file: BATCH_FILE, message: 'still arriving: no batch.json yet' }
+          : {
+              reason: 'NO_BATCH_FILE',
+              file: BATCH_FILE,
+              message: 'no batch.json: not a batch folder, or only half copied',
+            },
       };
+    }
     const record = batchFileSchema.parse(JSON.parse(await readFile(join(dir, BATCH_FILE), 'utf8')));
     const marks = await readFolderMarks(dir);
     for (const [id, person] of marks.people) people.set(id, person.name);
@@ -232,17 +241,22 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
         runId: runIdOf(record.batch.metadata) ?? runIdOf(record.draft?.metadata) ?? null,
         hash: hashes[i.file] ?? null,
       }));
+    if (!missing) return { people, images, problem: reviewProblem };
+    // Images still coming (a copy, a sync): shown as arriving, and read again until whole.
+    const arriving = await arrivingUntil(dir);
+    const total = record.images.length;
     return {
       people,
       images,
-      problem: missing
-        ? {
+      arrivingUntil: arriving,
+      problem: arriving
+        ? { reason: 'ARRIVING', missing, total, message: `still arriving: ${missing} of ${total} images` }
+        : {
             reason: 'IMAGES_MISSING',
             missing,
-            total: record.images.length,
-            message: `${missing} of ${record.images.length} images are missing (half copied?)`,
-          }
-        : reviewProblem,
+            total,
+            message: `${missing} of ${total} images are missing (half copied?)`,
+          },
     };
   } catch (err) {
     return { people, images: [], problem: unreadable(BATCH_FILE, err) };

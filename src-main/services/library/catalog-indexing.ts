@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
@@ -8,7 +8,9 @@ import { Collections } from './collections';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { removeFolder, restack, writeFolder } from './catalog-folder-rows';
+import { arrivingSignature, stillCurrent } from './folder-arriving';
 import { batchFileStamp, ImagesEstimate } from './indexing-estimate';
+import { isSyncTemporary, syncConflictOf } from './sync-conflicts';
 
 /** Up to this many folders to read, a query waits for them; more, and it answers what is known while the catalog fills. */
 const WAIT_FOR_FOLDERS = 50;
@@ -30,6 +32,32 @@ interface SyncPlan {
 }
 
 /**
+ * What a sync looks at: every folder (undefined), or only these folders (named in another
+ * studio's change journal, or still arriving) and, when `boards`, the boards.
+ */
+export type SyncScope = { folders: string[]; boards: boolean };
+
+/** Folder names a sync looks at: not the studio's own (dot) folders, nor a sync tool's leftovers. */
+function isBatchFolderName(name: string): boolean {
+  return (
+    !name.startsWith('.') &&
+    !name.includes('/') &&
+    !name.includes('\\') &&
+    !isSyncTemporary(name) &&
+    !syncConflictOf(name)
+  );
+}
+
+/** A folder of the library as it is on disk now, by name; false when gone or not a folder. */
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Keeps the catalog in step with the batch folders and collections.json: which folders changed
  * (three stats a folder), reading only those into the catalog, and the first build's progress.
  * Tells the window through `onChange`: `indexing` while a long sync runs, then `folders`, and
@@ -38,6 +66,9 @@ interface SyncPlan {
 export class CatalogIndexing {
   private running?: Promise<boolean>;
   private queued?: Promise<boolean>;
+  /** What the queued run looks at: every folder, or the folders (and boards) asked for meanwhile. */
+  private next?: 'all' | SyncScope;
+  private arrivingNames?: { revision: number; names: string[] };
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
   /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
@@ -78,9 +109,34 @@ export class CatalogIndexing {
    * costs two runs at most. Answers whether anything changed.
    */
   sync(): Promise<boolean> {
+    return this.run(undefined);
+  }
+
+  /**
+   * Brings only these folders (and the boards) up to date: another studio named them in its
+   * change journal, or they are still arriving. A few stats a folder; folders that changed are
+   * read, folders gone are taken out. Answers whether anything changed.
+   */
+  recheck(scope: SyncScope): Promise<boolean> {
+    return this.run({ folders: scope.folders.filter(isBatchFolderName), boards: scope.boards });
+  }
+
+  /** The folders the catalog keeps as still arriving: looked at again until they are whole. */
+  arriving(): string[] {
+    // Asked at every poll: worked out again only when the catalog changed (a scan of every folder).
+    if (this.arrivingNames?.revision === this.catalog.revision) return this.arrivingNames.names;
+    const names = this.catalog.use(
+      (db) =>
+        db.prepare(`select name from folders where signature like 'arriving:%'`).pluck().all() as string[],
+    );
+    this.arrivingNames = { revision: this.catalog.revision, names };
+    return names;
+  }
+
+  private run(scope: SyncScope | undefined): Promise<boolean> {
     if (!this.running) {
-      this.looking = true;
-      const plan = this.plan().finally(() => (this.looking = false));
+      this.looking = !scope;
+      const plan = this.plan(scope).finally(() => (this.looking = false));
       this.planned = plan.then(
         (p) => p.changed.length,
         () => 0,
@@ -94,11 +150,15 @@ export class CatalogIndexing {
         });
       return this.running;
     }
+    // Calls made meanwhile share one next run, looking at all they asked for together.
+    this.next = !scope || this.next === 'all' ? 'all' : widen(this.next, scope);
     this.queued ??= this.running
       .catch(() => false)
       .then(() => {
+        const next = this.next;
         this.queued = undefined;
-        return this.sync();
+        this.next = undefined;
+        return this.run(next === 'all' ? undefined : next);
       });
     return this.queued;
   }
@@ -128,17 +188,19 @@ export class CatalogIndexing {
     if ((await this.planned) <= WAIT_FOR_FOLDERS) await sync;
   }
 
-  private async plan(): Promise<SyncPlan> {
+  private async plan(scope?: SyncScope): Promise<SyncPlan> {
     const root = this.root();
     let names: string[];
-    try {
-      names = readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-        .map((d) => d.name);
-    } catch (err) {
-      logCaughtUnlessMissing('library folder listing', err);
-      names = [];
-    }
+    if (scope) names = scope.folders.filter((name) => isFolder(join(root, name)));
+    else
+      try {
+        names = readdirSync(root, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && isBatchFolderName(d.name))
+          .map((d) => d.name);
+      } catch (err) {
+        logCaughtUnlessMissing('library folder listing', err);
+        names = [];
+      }
     // Own marks are this person's (catalog-db.ts): another person (a new id for a copied data
     // folder) reads every folder again.
     const me = this.me();
@@ -153,7 +215,12 @@ export class CatalogIndexing {
     // What the catalog has of each folder, read once: both what changed and the estimate go by it.
     const known = new Map(
       this.catalog
-        .use((db) => db.prepare('select name, signature, images from folders').raw().all() as KnownFolder[])
+        .use((db) => {
+          if (!scope)
+            return db.prepare('select name, signature, images from folders').raw().all() as KnownFolder[];
+          const one = db.prepare('select name, signature, images from folders where name = ?').raw();
+          return scope.folders.map((name) => one.get(name) as KnownFolder | undefined).filter((f) => !!f);
+        })
         .map(([name, signature, images]) => [name, { signature, images }]),
     );
     const signatures: string[] = [];
@@ -164,28 +231,30 @@ export class CatalogIndexing {
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
     const present = new Set(names);
-    const collections = await new Collections(() => root).signature();
+    const collections = !scope || scope.boards ? await new Collections(() => root).signature() : undefined;
     const readCollections = this.catalog.use(
       (db) =>
         db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
     );
     // Newest first: during a first build the gallery's first screens (newest first) fill at once,
     // and later folders only add to the end of the list.
+    const now = Date.now();
     const changed = names
       .map((name, i) => ({ name, signature: signatures[i]! }))
-      .filter(({ name, signature }) => known.get(name)?.signature !== signature)
+      .filter(({ name, signature }) => !stillCurrent(known.get(name)?.signature, signature, now))
       .sort((a, b) => batchFileStamp(b.signature)[0] - batchFileStamp(a.signature)[0]);
     // The folders this sync leaves alone count as they are: those on disk and unchanged. A folder
     // deleted from disk is still in the catalog until this sync removes it, but not in the library.
     const kept = { images: 0, batchBytes: 0 };
     names.forEach((name, i) => {
       const folder = known.get(name);
-      if (!folder || folder.signature !== signatures[i]) return;
+      if (!folder || !stillCurrent(folder.signature, signatures[i]!, now)) return;
       kept.images += folder.images;
       kept.batchBytes += batchFileStamp(signatures[i]!)[1];
     });
     const toRead = changed.map((c) => batchFileStamp(c.signature)[1]);
-    const estimate = changed.length > WAIT_FOR_FOLDERS ? new ImagesEstimate(kept, toRead) : undefined;
+    const estimate =
+      !scope && changed.length > WAIT_FOR_FOLDERS ? new ImagesEstimate(kept, toRead) : undefined;
     // Before any query waiting on the plan goes on, so no overview asked meanwhile (a restart
     // resuming a build) presents the images indexed so far as the library's total.
     if (estimate) this.report({ done: 0, total: changed.length, imagesAbout: estimate.imagesAbout });
@@ -208,9 +277,11 @@ export class CatalogIndexing {
       const { name } = changed[i]!;
       const signature = await folderSignature(join(root, name));
       const record = await readBatchFolder(join(root, name), this.me(), this.hashFileOf(root, name));
+      // A folder still arriving is read again when its files change or its time as arriving is up.
+      const kept = record.arrivingUntil ? arrivingSignature(signature, record.arrivingUntil) : signature;
       this.catalog.use((db) =>
         db.transaction(() => {
-          restack(db, writeFolder(db, name, signature, record.images, record.problem, record.people));
+          restack(db, writeFolder(db, name, kept, record.images, record.problem, record.people));
         })(),
       );
       estimate?.read(batchFileStamp(signature)[1], record.images.length);
@@ -276,4 +347,10 @@ function compact(db: CatalogDb): void {
   } finally {
     db.exec('pragma temp_store = memory;');
   }
+}
+
+/** Two asks for folders (and boards) made while a sync ran, as one. */
+function widen(scope: SyncScope | undefined, more: SyncScope): SyncScope {
+  if (!scope) return { folders: [...new Set(more.folders)], boards: more.boards };
+  return { folders: [...new Set([...scope.folders, ...more.folders])], boards: scope.boards || more.boards };
 }

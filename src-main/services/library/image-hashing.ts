@@ -79,13 +79,18 @@ export class ImageHashing {
         const own = this.deps.hashFileOf(root, folder);
         const hashes = await readHashes(dir, own);
         const started = performance.now();
+        let made = 0;
         for (const file of files) {
           try {
             hashes[file] = await dHash(join(dir, file));
+            made++;
           } catch (err) {
             logCaught(`image hash of ${folder}/${file}`, err);
           }
         }
+        // Nothing new (every image undecodable): hashes.json stays as it is. Rewritten, it would
+        // change the folder, whose new reading starts another pass, and so on without end.
+        if (!made) continue;
         // A folder deleted meanwhile (in the file manager) is not made again for its hashes.
         if (!existsSync(join(dir, BATCH_FILE))) continue;
         await writeFileAtomic(own, `${JSON.stringify({ format: HASHES_FORMAT, images: hashes })}\n`);

@@ -10,7 +10,7 @@ import type {
 } from '../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
 import type { Person } from './catalog-marks';
-import { CatalogIndexing } from './catalog-indexing';
+import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 import type { LibraryHome } from './library-home';
@@ -62,6 +62,16 @@ export class LibraryCatalog {
 
   sync(): Promise<boolean> {
     return this.indexing.sync();
+  }
+
+  /** Reads again only these folders (and the boards) when they changed: another studio named them. */
+  recheck(scope: SyncScope): Promise<boolean> {
+    return this.indexing.recheck(scope);
+  }
+
+  /** The folders still arriving (a copy or a sync under way), looked at again until whole. */
+  arriving(): string[] {
+    return this.indexing.arriving();
   }
 
   /** This studio's hashes of these folders changed: they are read again. */

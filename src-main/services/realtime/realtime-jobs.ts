@@ -40,7 +40,8 @@ export class RealtimeJobs {
     /** The library folder, and what to do once a result is filed there (the catalog reads it). */
     private library: {
       root(): string;
-      saved(): Promise<unknown>;
+      /** The folder (by name) the result went into. */
+      saved(folder: string): Promise<unknown>;
       image(id: string): Promise<{ path: string; mime: string }>;
       /** This install's id: its realtime folders are its own in a library shared with other studios. */
       studioId: string;
@@ -291,7 +292,7 @@ export class RealtimeJobs {
     const savedId = `${folderName}/${file}`;
     this.update(job, { savedId });
     // Answered once the catalog knows the image: the window may open it by this id at once.
-    await this.library.saved();
+    await this.library.saved(folderName);
     return savedId;
   }
 }

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { promptsDraft } from './prompts-draft';
+import { call, startServices, submitAndDownload, waitUntil } from './studio-fixture';
+
+// File watches off, as on an NFS or SMB share where they see nothing of another machine's writes:
+// only polling can show the other studio's work.
+process.env.STUDIO_LIBRARY_WATCH = 'poll';
+
+/** Within this time of reaching the disk, another studio's change is shown (issue 35). */
+const LIVE_MS = 5_000;
+
+type Item = {
+  id: string;
+  prompt: string;
+  mark: string | null;
+  team?: { picks: number; by: { me: boolean; mark: string | null; stars: number }[] };
+};
+
+describe('two studios on one library folder, with file watches off', () => {
+  it("shows the other studio's new folder, marks and boards within seconds, with no restart", async () => {
+    const here = await startServices();
+    const root = (await call(here, 'settings.get')).libraryDir as string;
+    const there = await startServices();
+    await call(there, 'settings.update', { libraryDir: root });
+    const heard: string[] = [];
+    here.events.subscribe((event, payload) => {
+      if (event === 'library.changed') heard.push((payload as { reason: string }).reason);
+    });
+    // This studio has read its (empty) library; from now on only the watch brings changes. The
+    // gallery's query never looks at the folders itself (the overview would): it is what is waited on.
+    expect((await call(here, 'library.query', {})).total).toBe(0);
+
+    // A batch downloaded by the other studio.
+    await submitAndDownload(
+      there,
+      promptsDraft(`live-${Date.now()}`, 'Shared mugs', ['a tin mug', 'a jade mug']),
+    );
+    const arrived = await waitUntil(
+      () => call(here, 'library.query', { search: 'mug', sort: 'oldest' }),
+      (r: { total: number; items: Item[] }) => r.total === 2,
+      LIVE_MS,
+    );
+    expect(heard).toContain('folders');
+    const [tin, jade] = arrived.items as Item[];
+
+    // Both studios hash the new images (writing hashes.json) and look again while the folder
+    // changes: the marks below are made once this studio has heard nothing for a while, so only
+    // the other studio's journal can bring them.
+    await quiet(heard);
+    // Marks made over there: only their folder's files change, the library folder's own time does not.
+    await call(there, 'library.mark', { ids: [jade!.id], mark: 'picked', stars: 4 });
+    heard.length = 0;
+    await waitUntil(
+      () => call(here, 'library.query', { search: 'jade' }),
+      (r: { items: Item[] }) =>
+        r.items[0]?.team?.picks === 1 &&
+        r.items[0].team.by.some((m) => !m.me && m.mark === 'picked' && m.stars === 4),
+      LIVE_MS,
+    );
+    expect(heard).toContain('folders');
+    // Their mark, not this person's: here nobody has marked anything.
+    expect((await call(here, 'library.query', { search: 'jade' })).items[0].mark).toBeNull();
+    expect((await call(here, 'library.query', { search: 'tin' })).items[0].team).toBeUndefined();
+
+    // A board made over there.
+    const board = await call(there, 'collections.create', { name: 'Client picks', ids: [tin!.id] });
+    await waitUntil(
+      () => call(here, 'library.query', { collectionId: board.id }),
+      (r: { items: Item[] }) => r.items.length === 1 && r.items[0]!.id === tin!.id,
+      LIVE_MS,
+    );
+    expect(heard).toContain('collections');
+
+    // The overview, which a window asks for next, agrees.
+    const overview = await call(here, 'library.overview');
+    expect(overview.images).toBe(2);
+    expect(overview.collections).toEqual([{ id: board.id, name: 'Client picks', images: 1 }]);
+
+    // What the other studio wrote in its journal: one file of its own, naming the folder and the boards.
+    const journals = join(root, '.studio', 'changes');
+    const theirs = JSON.parse(readFileSync(join(journals, `${there.studioId}.json`), 'utf8')) as {
+      entries: { folder?: string; boards?: true }[];
+    };
+    expect(theirs.entries.map((e) => e.folder ?? 'boards')).toEqual([jade!.id.split('/')[0], 'boards']);
+  });
+});
+
+/** Waits until this studio has announced no change of its library for a few seconds. */
+async function quiet(heard: string[]): Promise<void> {
+  let count = -1;
+  let since = Date.now();
+  await waitUntil(
+    () => {
+      if (heard.length !== count) [count, since] = [heard.length, Date.now()];
+      return Date.now() - since;
+    },
+    (still) => still > 2_500,
+  );
+}
