@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../services/batches/poll-schedule';
 import { Collections } from '../services/library/collections';
 import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, type TestServices } from './studio-fixture';
+import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
 
 /**
  * Two studios (each with its own data folder, catalog and gateway) on one library folder, doing
@@ -180,19 +180,16 @@ describe('two studios on one library folder', () => {
           );
       }
 
-      // Each studio's own catalog agrees with the disk once it looks: the team's picks, counted by both.
+      // Each studio's own catalog comes to agree with the disk, as another studio's changes reach it
+      // (its journal read within a few seconds): the other person's picks, counted by both.
       for (const side of sides) {
         const other = side === ana ? wei : ana;
-        const picked = [...other.marks]
-          .filter(([, e]) => e.mark === 'picked')
-          .map(([id]) => id)
-          .sort();
-        await call(side.studio, 'library.overview');
-        const theirs: string[] = await call(side.studio, 'library.ids', {
-          review: 'picked',
-          whose: 'anyone',
-        });
-        for (const id of picked) expect(theirs).toContain(id);
+        const picked = [...other.marks].filter(([, e]) => e.mark === 'picked').map(([id]) => id);
+        await waitUntil(
+          () => call(side.studio, 'library.ids', { review: 'picked', whose: 'anyone' }) as Promise<string[]>,
+          (theirs) => picked.every((id) => theirs.includes(id)),
+          15_000,
+        );
       }
       expect(downloads).toBeGreaterThan(0);
     },
