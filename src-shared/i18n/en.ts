@@ -552,8 +552,8 @@ export const en = {
       IMAGES_MISSING_other: 'Images missing: {{count}} of {{total}} (half copied?).',
       REVIEW_DAMAGED:
         '{{file}} is damaged (not valid JSON): the images are shown without their picks and stars.',
-      ARRIVING_one: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
-      ARRIVING_other: 'Still arriving: {{count}} of {{total}} images not here yet (being copied or synced).',
+      ARRIVING_one: 'Still arriving: {{count}} image not here yet, of {{total}} (being copied or synced).',
+      ARRIVING_other: 'Still arriving: {{count}} images not here yet, of {{total}} (being copied or synced).',
       ARRIVING_RECORD: 'Still arriving: its batch.json is not here yet (being copied or synced).',
       PERSON_MARKS_UNREADABLE:
         "{{file}} is damaged, from a newer version, or not written by the studio: that person's picks and stars are not shown. Everyone else's are.",

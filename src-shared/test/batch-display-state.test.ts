@@ -33,6 +33,7 @@ function input(
   goneOnServer: boolean,
   state: DownloadState['state'],
   folder: boolean,
+  elsewhere = false,
 ): DisplayInput {
   return {
     status,
@@ -40,6 +41,7 @@ function input(
     download: {
       state,
       attempts: 1,
+      ...(elsewhere ? { elsewhere } : {}),
       ...(folder ? { folder: '2026-11-22 mugs imgbatch_1', images: 4 } : {}),
       ...(state === 'failed' ? { error: reason } : {}),
     },
@@ -50,40 +52,56 @@ describe('batch display state', () => {
   // Every combination of server status and local state: exactly one display state, by the rules.
   const combos = BATCH_STATUSES.flatMap((status) =>
     [false, true].flatMap((gone) =>
-      DOWNLOAD_STATES.flatMap((state) => [false, true].map((folder) => ({ status, gone, state, folder }))),
+      DOWNLOAD_STATES.flatMap((state) =>
+        [false, true].flatMap((folder) =>
+          // Another studio of the team holding the download: only ever said of a queued one.
+          (state === 'queued' ? [false, true] : [false]).map((elsewhere) => ({
+            status,
+            gone,
+            state,
+            folder,
+            elsewhere,
+          })),
+        ),
+      ),
     ),
   );
 
-  it.each(combos)('$status gone=$gone download=$state folder=$folder', ({ status, gone, state, folder }) => {
-    const shown = batchDisplayState(input(status, gone, state, folder));
-    expect(BATCH_DISPLAY_KINDS).toContain(shown.kind);
-    // The same input always reads the same.
-    expect(batchDisplayState(input(status, gone, state, folder))).toEqual(shown);
-    if (IN_FLIGHT.has(state)) {
-      expect(shown.kind).toBe(
-        ({ queued: 'waiting-slot', downloading: 'downloading', verifying: 'verifying' } as const)[
-          state as 'queued'
-        ],
-      );
-    } else if (folder) {
-      // In the library while the folder is there, whatever the server says.
-      expect(shown).toEqual({ kind: 'in-library', images: 4 });
-    } else if (gone) {
-      expect(shown).toEqual({ kind: 'gone' });
-    } else if (state === 'failed') {
-      expect(shown).toEqual({ kind: 'download-failed', error: reason });
-    } else if (status === 'output_deleted' || state === 'unavailable') {
-      expect(shown).toEqual({ kind: 'expired' });
-    } else {
-      expect(shown).toEqual({ kind: 'server', status });
-    }
-    // A batch the server no longer has never reads as running or queued.
-    if (gone) expect(shown.kind).not.toBe('server');
-  });
+  it.each(combos)(
+    '$status gone=$gone download=$state folder=$folder elsewhere=$elsewhere',
+    ({ status, gone, state, folder, elsewhere }) => {
+      const shown = batchDisplayState(input(status, gone, state, folder, elsewhere));
+      expect(BATCH_DISPLAY_KINDS).toContain(shown.kind);
+      // The same input always reads the same.
+      expect(batchDisplayState(input(status, gone, state, folder, elsewhere))).toEqual(shown);
+      if (elsewhere) {
+        expect(shown).toEqual({ kind: 'downloading-elsewhere' });
+      } else if (IN_FLIGHT.has(state)) {
+        expect(shown.kind).toBe(
+          ({ queued: 'waiting-slot', downloading: 'downloading', verifying: 'verifying' } as const)[
+            state as 'queued'
+          ],
+        );
+      } else if (folder) {
+        // In the library while the folder is there, whatever the server says.
+        expect(shown).toEqual({ kind: 'in-library', images: 4 });
+      } else if (gone) {
+        expect(shown).toEqual({ kind: 'gone' });
+      } else if (state === 'failed') {
+        expect(shown).toEqual({ kind: 'download-failed', error: reason });
+      } else if (status === 'output_deleted' || state === 'unavailable') {
+        expect(shown).toEqual({ kind: 'expired' });
+      } else {
+        expect(shown).toEqual({ kind: 'server', status });
+      }
+      // A batch the server no longer has never reads as running or queued.
+      if (gone) expect(shown.kind).not.toBe('server');
+    },
+  );
 
   it('covers every kind with some combination', () => {
     const seen = new Set(
-      combos.map((c) => batchDisplayState(input(c.status, c.gone, c.state, c.folder)).kind),
+      combos.map((c) => batchDisplayState(input(c.status, c.gone, c.state, c.folder, c.elsewhere)).kind),
     );
     expect([...seen].sort()).toEqual([...BATCH_DISPLAY_KINDS].sort());
   });
