@@ -25,3 +25,30 @@ export function batchFolder(root: string, name: string, hashes: string[], run?: 
     }),
   );
 }
+
+/**
+ * A batch folder as the studio writes one: batch.json naming a prompt per image, and the images
+ * (each `image`'s bytes: the catalog lists files by batch.json, it does not decode them).
+ */
+export function promptsFolder(
+  root: string,
+  name: string,
+  prompts: string[],
+  image: Buffer | string = 'png',
+  createdAt = 1_790_000_000,
+): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'images'), { recursive: true });
+  const images = prompts.map((prompt, i) => {
+    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), image);
+    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt, rowIndex: i };
+  });
+  writeFileSync(
+    join(dir, 'batch.json'),
+    JSON.stringify({
+      batch: { id: `imgbatch_${name}`, task_name: name, model: 'm', created_at: createdAt },
+      images,
+    }),
+  );
+  return dir;
+}

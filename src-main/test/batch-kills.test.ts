@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { seededRandom } from '../services/batches/poll-schedule';
 import { auditLibrary, stagingLeftovers } from './library-audit';
+import { runUnderKill } from './killed-runner';
 
 // node with the tsx loader, not the tsx command: tsx runs scripts in a child process that a
 // SIGKILL of tsx would leave running.
@@ -136,34 +137,11 @@ function runReplace(
   killAt = 0,
   tag = '',
 ): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--import',
-        './src-main/test/kill-at-rename.mjs',
-        'src-main/test/replace-runner.ts',
-        '--data',
-        dataDir,
-        '--gateway',
-        gateway,
-        '--mode',
-        mode,
-        '--tag',
-        tag,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KILL_AT_RENAME: String(killAt) } },
-    );
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
-      resolve({ lines, signal });
-    });
-  });
+  return runUnderKill(
+    'src-main/test/replace-runner.ts',
+    ['--data', dataDir, '--gateway', gateway, '--mode', mode, '--tag', tag],
+    killAt,
+  );
 }
 
 describe('replacing a batch folder, killed at every rename', () => {

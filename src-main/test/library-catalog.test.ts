@@ -1,8 +1,9 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { promptsFolder } from './batch-folders';
 import { personMarksOnDisk } from './marks-on-disk';
 import { catalogFileOf, testCatalog } from './test-catalog';
 import { call, startServices, waitUntil } from './studio-fixture';
@@ -12,22 +13,8 @@ const png = await sharp({ create: { width: 16, height: 9, channels: 3, backgroun
   .toBuffer();
 
 /** A batch folder as the studio writes one: batch.json, and its images. */
-function batchFolder(root: string, name: string, prompts: string[], createdAt = 1_790_000_000): string {
-  const dir = join(root, name);
-  mkdirSync(join(dir, 'images'), { recursive: true });
-  const images = prompts.map((prompt, i) => {
-    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), png);
-    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt, rowIndex: i };
-  });
-  writeFileSync(
-    join(dir, 'batch.json'),
-    JSON.stringify({
-      batch: { id: `imgbatch_${name}`, task_name: name, model: 'm', created_at: createdAt },
-      images,
-    }),
-  );
-  return dir;
-}
+const batchFolder = (root: string, name: string, prompts: string[], createdAt?: number) =>
+  promptsFolder(root, name, prompts, png, createdAt);
 
 const library = () => mkdtempSync(join(tmpdir(), 'catalog-'));
 

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { runUnderKill } from './killed-runner';
 import { describe, expect, it } from 'vitest';
 import { LibraryCatalog } from '../services/library/library-catalog';
 
@@ -44,33 +43,13 @@ function fixture(): string {
   return root;
 }
 
-function run(root: string, killAt: number): Promise<string[]> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--import',
-        './src-main/test/kill-at-rename.mjs',
-        'src-main/test/marks-runner.ts',
-        '--root',
-        root,
-        '--person',
-        PERSON,
-        '--marks',
-        String(MARKS),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KILL_AT_RENAME: String(killAt) } },
-    );
-    const lines: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', () => {
-      clearTimeout(timer);
-      resolve(lines);
-    });
-  });
+async function run(root: string, killAt: number): Promise<string[]> {
+  const { lines } = await runUnderKill(
+    'src-main/test/marks-runner.ts',
+    ['--root', root, '--person', PERSON, '--marks', String(MARKS)],
+    killAt,
+  );
+  return lines;
 }
 
 const markNumber = (n: number) => ({ mark: n % 2 ? 'picked' : 'rejected', stars: n % 6 });

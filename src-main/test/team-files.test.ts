@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Collections } from '../services/library/collections';
 import { LibraryCatalog } from '../services/library/library-catalog';
 import { isSyncTemporary, syncConflictOf } from '../services/library/sync-conflicts';
+import { promptsFolder } from './batch-folders';
 import { personMarksOnDisk } from './marks-on-disk';
 
 // A 1×1 PNG: the catalog lists files by batch.json, not by decoding them.
@@ -13,22 +14,8 @@ const png = Buffer.from(
   'base64',
 );
 
-function batchFolder(root: string, name: string, prompts: string[]): string {
-  const dir = join(root, name);
-  mkdirSync(join(dir, 'images'), { recursive: true });
-  const images = prompts.map((prompt, i) => {
-    writeFileSync(join(dir, 'images', `row-${i + 1}.png`), png);
-    return { customId: `row-${i + 1}`, file: `images/row-${i + 1}.png`, prompt, rowIndex: i };
-  });
-  writeFileSync(
-    join(dir, 'batch.json'),
-    JSON.stringify({
-      batch: { id: `imgbatch_${name}`, task_name: name, model: 'm', created_at: 1_790_000_000 },
-      images,
-    }),
-  );
-  return dir;
-}
+const batchFolder = (root: string, name: string, prompts: string[]) =>
+  promptsFolder(root, name, prompts, png);
 
 /** Another person's marks file, as their studio writes it. */
 function personFile(
