@@ -173,7 +173,9 @@ test('boards: made, filled by drag and by keyboard, and kept when the library fo
   const { root } = await studio.call('library.overview');
   const copy = join(mkdtempSync(join(tmpdir(), 'library-copy-')), 'library');
   cpSync(root, copy, { recursive: true });
-  expect(existsSync(join(copy, 'collections.json'))).toBe(true);
+  // The board is this person's board changes, in the library: a copy takes it along.
+  const { personId } = (await studio.call('settings.get')) as { personId: string };
+  expect(existsSync(join(copy, '.studio', 'boards', `${personId}.json`))).toBe(true);
   await studio.call('settings.update', { libraryDir: copy });
   await expect
     .poll(async () => (await studio.call('library.overview')).collections)
