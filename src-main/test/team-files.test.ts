@@ -1,4 +1,12 @@
-import { mkdirSync, renameSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  renameSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -166,6 +174,50 @@ describe("people's marks in a shared library", () => {
       'images/row-2.png': { mark: 'picked', stars: 5 },
     });
     catalog.close();
+  });
+});
+
+describe('what a mark never does', () => {
+  it("never makes a batch folder again, nor writes over a person's own damaged file", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'team-'));
+    const dir = batchFolder(root, 'Jugs', ['a jug', 'a pot']);
+    const catalog = new LibraryCatalog(
+      () => root,
+      undefined,
+      () => ana,
+    );
+    const [jug, pot] = await catalog.ids({ sort: 'oldest' });
+    // Ana's own file damaged: her next mark keeps it beside, for whoever wants to look.
+    mkdirSync(join(dir, 'review'));
+    writeFileSync(
+      join(dir, 'review', `${ana.id}.json`),
+      '{"format": "batch-image-studio.review/2", "images": {',
+    );
+    await catalog.mark([jug!], { mark: 'picked' });
+    const kept = readdirSync(join(dir, 'review')).filter((n) => n.includes('.damaged-'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(dir, 'review', kept[0]!), 'utf8')).toContain('"images": {');
+    // The folder moved away (a replace under way, or deleted): a mark is refused in words, and
+    // nothing of the folder is made again under its name.
+    renameSync(dir, join(root, '.aside'));
+    await expect(catalog.mark([pot!], { mark: 'rejected' })).rejects.toThrow(/no longer in the library/);
+    expect(existsSync(dir)).toBe(false);
+    catalog.close();
+  });
+
+  it("keeps a person's own damaged boards file beside, and begins it again", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'boards-'));
+    mkdirSync(join(root, '.studio', 'boards'), { recursive: true });
+    writeFileSync(join(root, '.studio', 'boards', `${ana.id}.json`), '{"format":');
+    const boards = new Collections(
+      () => root,
+      () => ana,
+    );
+    await boards.create('Fresh');
+    expect((await boards.read()).map((b) => b.name)).toEqual(['Fresh']);
+    expect(readdirSync(join(root, '.studio', 'boards')).filter((n) => n.includes('.damaged-'))).toHaveLength(
+      1,
+    );
   });
 });
 

@@ -34,6 +34,9 @@ describe('people on a shared library', () => {
     copyFileSync(join(first.dataDir, 'settings.json'), join(copyDir, 'settings.json'));
     const copy = await startServices({ dataDir: copyDir });
     expect((await call(copy, 'settings.get')).libraryDir).toBe(shared);
+    // Each sees the other written to between two of its own looks: both are in use.
+    await copy.presence.tick();
+    await first.presence.tick();
     await copy.presence.tick();
     await first.presence.tick();
 

@@ -1142,6 +1142,8 @@ export const en = {
       "The library's disk is full. Free some space, or choose a library folder on another disk in Settings, then download the batch again: nothing is lost, the gateway still holds its images.",
     STUDIO_LIBRARY_NOT_WRITABLE:
       'The studio may not write into the library folder. Check its permissions, or choose another folder in Settings, then download the batch again.',
+    STUDIO_MARKS_NEWER:
+      'Your marks in this batch folder were last written by a newer version of the studio. Update the studio to mark here; nothing was changed.',
     STUDIO_LIBRARY_DIR_INVALID:
       'That cannot be the library folder: choose a folder you may write to on a disk, not a file or a system location such as /proc, /sys or /dev.',
     STUDIO_EXPORT_FOLDER_INVALID:

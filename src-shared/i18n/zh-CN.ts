@@ -1069,6 +1069,8 @@ export const zhCN: Messages = {
       '图库所在的磁盘已满。请释放一些空间，或在设置中选择其他磁盘上的图库文件夹，然后重新下载该批次：不会丢失任何内容，网关仍保留这些图片。',
     STUDIO_LIBRARY_NOT_WRITABLE:
       '工作室无权写入图库文件夹。请检查其权限，或在设置中选择其他文件夹，然后重新下载该批次。',
+    STUDIO_MARKS_NEWER:
+      '你在此批次文件夹中的标记最后由更新版本的工作室写入。请更新工作室后再在此标记；未做任何更改。',
     STUDIO_LIBRARY_DIR_INVALID:
       '该位置不能作为图库文件夹：请选择磁盘上你有写入权限的文件夹，而不是文件或 /proc、/sys、/dev 等系统位置。',
     STUDIO_EXPORT_FOLDER_INVALID:

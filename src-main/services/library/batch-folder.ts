@@ -98,7 +98,15 @@ export async function publishBatchFolder(
     const intent = join(area, `${INTENT_PREFIX}${tag}.json`);
     await writeJsonAtomic(intent, { target: folderName, old: `${REPLACED_PREFIX}${tag}` });
     await rename(target, old);
-    await rename(staging, target);
+    try {
+      await rename(staging, target);
+    } catch (err) {
+      // Something took the name meanwhile (a mark of another studio made the folder again, an
+      // antivirus holding a new file): the old folder goes back where it was, whole.
+      await rename(old, target).catch((back: unknown) => logCaught('replaced folder put back', back));
+      await rm(intent, { force: true });
+      throw err;
+    }
     await fsyncDir(libraryRoot);
     // Marks set while the new folder was made are in the old one only.
     await mergeReview(old, target);
@@ -193,6 +201,14 @@ export async function recoverReplaced(
       );
       const target = join(libraryRoot, targetName);
       if (!existsSync(target)) {
+        await rename(old, target);
+        await fsyncDir(libraryRoot);
+        restored.push(targetName);
+      } else if (!existsSync(join(target, BATCH_FILE))) {
+        // The name holds no batch (only marks someone wrote into it): its marks join the old
+        // folder, which goes back whole. Never the images deleted for a folder of marks.
+        await mergeReview(target, old);
+        await rm(target, { recursive: true, force: true });
         await rename(old, target);
         await fsyncDir(libraryRoot);
         restored.push(targetName);

@@ -67,6 +67,10 @@ export class CatalogMarks {
     const changes: LibraryMarkChange[] = [];
     for (const [folder, rows] of byFolder) {
       const dir = join(this.catalog.openRoot, folder);
+      // The folder as the catalog last read it, or not: only then is the write's new signature
+      // the catalog's own doing (a folder still arriving, or changed by someone else since it was
+      // read, keeps its old signature and is read again).
+      const before = await folderSignature(dir);
       // A partial change keeps the rest of what the person's own file says; where they have no entry
       // yet, what they see (the earlier review.json's mark, from the catalog).
       const seen = new Map(rows.map((r) => [r.file, { mark: r.mark, stars: r.stars }]));
@@ -110,13 +114,14 @@ export class CatalogMarks {
             entry.run(at, person.id, mark, stars);
             update.run(mark, stars, ...teamColumns(entries.all(at) as TeamEntry[]), at);
           }
-          // The person's new file is the catalog's own doing: the next look need not read the folder
-          // again. Another studio's change landing meanwhile is named in its change journal, which
-          // reads the folder whatever its signature. A damaged marks file it replaced is mended.
+          // The person's new file is the catalog's own doing: where nothing else changed since the
+          // folder was read, the next look need not read it again. Another studio's change landing
+          // meanwhile is named in its change journal, which reads the folder whatever its signature.
+          // A damaged marks file of this person's that the write replaced is mended.
           db.prepare(
-            `update folders set signature = ?,
-             problem = case when problem like '%"REVIEW_DAMAGED"%' then null else problem end where name = ?`,
-          ).run(signature, folder);
+            `update folders set signature = case when signature = ? then ? else signature end,
+             problem = case when problem like ? then null else problem end where name = ?`,
+          ).run(before, signature, `%"review/${person.id}.json"%`, folder);
         })();
         const at = rows.map((r) => rowOf(db, r.id) ?? -1);
         const team = teamOfRows(db, at, person.id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
@@ -117,11 +117,17 @@ export class Collections {
   }
 
   /** Every file that holds board changes: the legacy file as a person '' at the start of time, then each person's. */
-  private async files(): Promise<{ files: PersonBoards[]; mine: PersonBoards; copies: string[] }> {
+  private async files(): Promise<{
+    files: PersonBoards[];
+    mine: PersonBoards;
+    copies: string[];
+    damaged: string[];
+  }> {
     const me = this.person();
     const files: PersonBoards[] = [await this.legacy()];
     let mine = empty(me);
     const copies: string[] = [];
+    const damaged: string[] = [];
     const names = await readdir(this.dir()).catch((err: unknown) => {
       logCaughtUnlessMissing('boards folder listing', err);
       return [] as string[];
@@ -130,21 +136,38 @@ export class Collections {
     for (const name of names) {
       const original = syncConflictOf(name, present)?.original ?? name;
       if (!/^[A-Za-z0-9_-]{1,64}\.json$/.test(original)) continue;
+      const own = original === `${me.id}.json`;
+      let text: string;
       try {
-        const parsed = personFileSchema.safeParse(JSON.parse(await readFile(join(this.dir(), name), 'utf8')));
-        // One person's damaged or foreign file costs only their board changes.
-        if (!parsed.success || `${parsed.data.person.id}.json` !== original) continue;
-        files.push(parsed.data);
-        if (parsed.data.person.id === me.id) {
-          mine = merge([mine, parsed.data]).state;
-          if (name !== original) copies.push(name);
-        }
+        text = await readFile(join(this.dir(), name), 'utf8');
       } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        // One's own board changes that cannot be read now (a share's hiccup) are not none: a
+        // change waits rather than writing the file again without them.
+        if (own && name === original) throw err;
         logCaught('boards file read', err);
+        continue;
+      }
+      let parsed: ReturnType<typeof personFileSchema.safeParse> | undefined;
+      try {
+        parsed = personFileSchema.safeParse(JSON.parse(text));
+      } catch {
+        parsed = undefined;
+      }
+      // One person's damaged or foreign file costs only their board changes; one's own damaged
+      // file is kept beside, for whoever wants to look, and begun again.
+      if (!parsed?.success || `${parsed.data.person.id}.json` !== original) {
+        if (own && name === original) damaged.push(name);
+        continue;
+      }
+      files.push(parsed.data);
+      if (parsed.data.person.id === me.id) {
+        mine = merge([mine, parsed.data]).state;
+        if (name !== original) copies.push(name);
       }
     }
     mine.person = me;
-    return { files, mine, copies };
+    return { files, mine, copies, damaged };
   }
 
   private async legacy(): Promise<PersonBoards> {
@@ -208,10 +231,12 @@ export class Collections {
    */
   private change<T>(edit: (merged: PersonBoards, mine: PersonBoards, stamp: Stamp) => T): Promise<T> {
     const run = this.writing.then(async () => {
-      const { files, mine, copies } = await this.files();
+      const { files, mine, copies, damaged } = await this.files();
       const { state, clock } = merge(files);
       const result = edit(state, mine, [clock + 1, this.person().id]);
       await makeDir(this.dir());
+      for (const name of damaged)
+        await rename(join(this.dir(), name), join(this.dir(), `${name}.damaged-${Date.now().toString(36)}`));
       await writeJsonAtomic(join(this.dir(), `${this.person().id}.json`), mine);
       if (copies.length) {
         await Promise.all(copies.map((name) => rm(join(this.dir(), name), { force: true })));

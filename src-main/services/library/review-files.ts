@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { reviewMarkSchema, type ReviewMark } from '../../../src-shared/review-mark';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
+import { StudioError } from '../../../src-shared/studio-error';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 import { fsyncDir, makeDir, writeJsonAtomic } from './atomic-file';
 import { syncConflictOf } from './sync-conflicts';
 
@@ -187,26 +189,49 @@ export async function writePersonMarks(
   nextSeq: (seen: number) => number,
 ): Promise<Map<string, MarkEntry>> {
   const reviewDir = join(dir, REVIEW_DIR);
-  const names = await readdir(reviewDir).catch(() => [] as string[]);
+  // Never the batch folder made again: one moved aside by "Download again" (or deleted) is not
+  // recreated as a folder of marks alone.
+  if (!existsSync(join(dir, 'batch.json')))
+    throw new StudioError({
+      code: 'STUDIO_IMAGE_NOT_FOUND',
+      message: 'That image is no longer in the library.',
+    });
+  const names = await readdir(reviewDir).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [] as string[];
+    throw err;
+  });
   const present = new Set(names);
   const own = new Map<string, MarkEntry>();
   const copies: string[] = [];
   for (const name of names) {
     const of = personOf(name, present);
     if (of?.id !== person.id) continue;
+    let text: string;
     try {
-      const parsed = parsePerson(await readFile(join(reviewDir, name), 'utf8'), person.id);
-      if (parsed.ok) mergeEntries(own, parsed.marks.images);
-      // A damaged file of one's own is replaced; a newer version's is left alone and not written over.
-      else if (parsed.why === 'newer' && !of.copy)
-        throw new Error('marks file written by a newer version of the studio');
+      text = await readFile(join(reviewDir, name), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        if (err instanceof Error && /newer version/.test(err.message)) throw err;
-        logCaught('own review file read', err);
-      }
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // A file that cannot be read now (a share's hiccup) is not a file with no marks: the write
+      // waits for the next key rather than replacing every mark with one.
+      throw err;
     }
-    if (of.copy) copies.push(name);
+    const parsed = parsePerson(text, person.id);
+    if (parsed.ok) {
+      mergeEntries(own, parsed.marks.images);
+      if (of.copy) copies.push(name);
+    } else if (parsed.why === 'newer') {
+      if (!of.copy)
+        throw new StudioError({
+          code: 'STUDIO_MARKS_NEWER',
+          message: `${REVIEW_DIR}/${name} was written by a newer version of the studio: update to mark here.`,
+        });
+    } else if (!of.copy) {
+      // A damaged file of one's own is kept beside, for whoever wants to look, and replaced.
+      await rename(
+        join(reviewDir, name),
+        join(reviewDir, `${name}.damaged-${randomBytes(4).toString('hex')}`),
+      );
+    }
   }
   let seen = 0;
   for (const entry of own.values()) seen = Math.max(seen, entry.seq);
@@ -214,7 +239,13 @@ export async function writePersonMarks(
   // A change to the mark alone keeps the stars (and the other way round) as this file has them: the
   // file is the truth, where a catalog may not yet have read the person's last change.
   for (const file of files) own.set(file, { ...change(file, own.get(file)), seq });
-  await makeDir(reviewDir);
+  // Only the review folder is made, never a parent: the batch folder is there (checked above).
+  await mkdir(reviewDir).then(
+    () => fsyncDir(dir),
+    (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    },
+  );
   await writeJsonAtomic(join(reviewDir, `${person.id}.json`), {
     format: PERSON_REVIEW_FORMAT,
     person,
@@ -239,10 +270,12 @@ export async function carryMarks(from: string, into: string): Promise<void> {
   if (names.length) {
     await makeDir(join(into, REVIEW_DIR));
     const there = new Set(await readdir(join(into, REVIEW_DIR)).catch(() => [] as string[]));
+    const known = new Set(names);
     for (const name of names) {
-      const target = there.has(name)
-        ? `${name.replace(/\.json$/, '')}.carried-${randomBytes(4).toString('hex')}.json`
-        : name;
+      const id = personOf(name, known)?.id;
+      // A copy is named by the person it is of, so a copy of a copy is still found as theirs.
+      const tag = randomBytes(4).toString('hex');
+      const target = !there.has(name) ? name : id ? `${id}.carried-${tag}.json` : `${name}.carried-${tag}`;
       await rename(join(from, REVIEW_DIR, name), join(into, REVIEW_DIR, target));
     }
     await fsyncDir(join(into, REVIEW_DIR));

@@ -12,13 +12,11 @@ import { makeDir, writeJsonAtomic } from '../library/atomic-file';
  *
  * Two studios with one person id (a data folder copied from a machine still in use) would write
  * one person's marks file from two places. Each studio looks at its person's folder: a presence
- * file of another studio that is alive (written to since the last look, or lately) with an
+ * file of another studio that is alive (written to between two of its looks) with an
  * earlier claim on the id means this one is the copy, and it takes a new id (`onCopied`).
  */
 export const PEOPLE_DIR = join('.studio', 'people');
 const BEAT_MS = 60_000;
-/** A presence not written to for this long is of a studio no longer running. */
-const ALIVE_MS = 10 * BEAT_MS;
 
 export function studioIdOf(dataDir: string): string {
   return createHash('sha256')
@@ -113,9 +111,10 @@ export class PersonPresence {
       }
       const before = this.seen.get(name);
       this.seen.set(name, stamp);
-      const changed = before !== undefined && before !== stamp;
-      const recent = Date.now() - Number(stamp.split(':')[0]) < ALIVE_MS;
-      if (!changed && !recent) continue;
+      // Alive only if written to between two of this studio's own looks: no clock of another
+      // machine is read, and this install's own presence from before a new host name or a moved
+      // data folder (written to no more) is never taken for a copy.
+      if (before === undefined || before === stamp) continue;
       const earlier =
         typeof other.since === 'number' &&
         (other.since < mine.since || (other.since === mine.since && name < `${mine.studio}.json`));
