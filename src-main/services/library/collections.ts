@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 import { fsyncDir, makeDir, writeJsonAtomic } from './atomic-file';
-import { syncConflictOf } from './sync-conflicts';
+import { damagedName, personIdOfFile, syncConflictOf } from './sync-conflicts';
 
 /** The boards from before people had names: read as where every board began, never written again. */
 export const COLLECTIONS_FILE = 'collections.json';
@@ -135,7 +135,7 @@ export class Collections {
     const present = new Set(names);
     for (const name of names) {
       const original = syncConflictOf(name, present)?.original ?? name;
-      if (!/^[A-Za-z0-9_-]{1,64}\.json$/.test(original)) continue;
+      if (!personIdOfFile(original)) continue;
       const own = original === `${me.id}.json`;
       let text: string;
       try {
@@ -235,8 +235,7 @@ export class Collections {
       const { state, clock } = merge(files);
       const result = edit(state, mine, [clock + 1, this.person().id]);
       await makeDir(this.dir());
-      for (const name of damaged)
-        await rename(join(this.dir(), name), join(this.dir(), `${name}.damaged-${Date.now().toString(36)}`));
+      for (const name of damaged) await rename(join(this.dir(), name), join(this.dir(), damagedName(name)));
       await writeJsonAtomic(join(this.dir(), `${this.person().id}.json`), mine);
       if (copies.length) {
         await Promise.all(copies.map((name) => rm(join(this.dir(), name), { force: true })));

@@ -7,7 +7,7 @@ import { reviewMarkSchema, type ReviewMark } from '../../../src-shared/review-ma
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 import { fsyncDir, makeDir, writeJsonAtomic } from './atomic-file';
-import { syncConflictOf } from './sync-conflicts';
+import { damagedName, personIdOfFile, syncConflictOf } from './sync-conflicts';
 
 /**
  * A batch folder's review marks, one file per person: `review/<personId>.json`, written only by that
@@ -26,7 +26,6 @@ export const PERSON_REVIEW_FORMAT = 'batch-image-studio.review/2';
 export const EARLIER = '';
 
 /** A person id as a file name can hold it. */
-const PERSON_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A copy of a person's file that "Download again" carried over from the folder it replaced. */
 const CARRIED = /^(.+)\.carried-[0-9a-f]{8}\.json$/;
 
@@ -109,9 +108,8 @@ function personOf(name: string, names: ReadonlySet<string>): { id: string; copy:
   const carried = CARRIED.exec(name);
   const conflict = carried ? undefined : syncConflictOf(name, names);
   const original = carried ? `${carried[1]}.json` : (conflict?.original ?? name);
-  if (!original.endsWith('.json')) return undefined;
-  const id = original.slice(0, -'.json'.length);
-  return PERSON_ID.test(id) ? { id, copy: original !== name } : undefined;
+  const id = personIdOfFile(original);
+  return id ? { id, copy: original !== name } : undefined;
 }
 
 /**
@@ -227,10 +225,7 @@ export async function writePersonMarks(
         });
     } else if (!of.copy) {
       // A damaged file of one's own is kept beside, for whoever wants to look, and replaced.
-      await rename(
-        join(reviewDir, name),
-        join(reviewDir, `${name}.damaged-${randomBytes(4).toString('hex')}`),
-      );
+      await rename(join(reviewDir, name), join(reviewDir, damagedName(name)));
     }
   }
   let seen = 0;

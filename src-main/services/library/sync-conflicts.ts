@@ -65,3 +65,17 @@ export function isSyncTemporary(name: string): boolean {
     /^\.[^.]+\.[0-9a-f]{6,}\.partial$/i.test(name)
   );
 }
+
+/**
+ * The person a file named `<person id>.json` in a shared folder belongs to (marks in `review/`,
+ * boards in `.studio/boards/`), or undefined for any other name: one rule for both formats.
+ */
+export function personIdOfFile(name: string): string | undefined {
+  const m = /^([A-Za-z0-9_-]{1,64})\.json$/.exec(name);
+  return m?.[1];
+}
+
+/** Where a person's own file that cannot be parsed is kept aside before being written again. */
+export function damagedName(name: string): string {
+  return `${name}.damaged-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
