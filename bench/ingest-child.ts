@@ -14,7 +14,7 @@ import {
 } from '../src-main/services/library/batch-folder';
 import { stagingAreaOf } from '../src-main/services/library/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
-import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
+import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
 import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
 
 const [baseUrl, batchId, successCount, keep] = [

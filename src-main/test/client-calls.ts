@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BatchClient } from '../services/gateway/batch-client';
 import { wireBatchSchema, wireItemSchema } from '../services/gateway/batch-wire';
-import { sniffImageType } from '../services/library/file-names';
+import { sniffImageType } from '../services/storage/file-names';
 import { KbClient } from '../services/kb/kb-client';
 import { RealtimeClient } from '../services/realtime/realtime-client';
 import { PNG_1X1 } from './hostile-gateway';

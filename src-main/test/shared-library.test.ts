@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockRecordOf } from '../services/data-folder-lock';
+import { lockRecordOf } from '../services/storage/data-folder-lock';
 import { claimLease, leaseFileOf } from '../services/library/download-lease';
 import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
 import { libraryIdentity } from '../services/library/library-identity';

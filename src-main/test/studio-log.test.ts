@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockRecordOf } from '../services/data-folder-lock';
+import { lockRecordOf } from '../services/storage/data-folder-lock';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices } from '../services/studio-services';
 import {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { onTestFinished } from 'vitest';
-import { imageStem, safeName, UniqueNames } from '../services/library/file-names';
+import { imageStem, safeName, UniqueNames } from '../services/storage/file-names';
 import { ingestBatchZip, type VerifiedImage } from '../services/library/zip-stream-ingest';
 
 // A batch ZIP written by hand, so every form a streaming reader meets can be made: data descriptors with

@@ -13,7 +13,7 @@ import {
   type BatchFile,
   type FolderContents,
 } from '../library/batch-folder';
-import { UniqueNames, imageStem, safeName } from '../library/file-names';
+import { UniqueNames, imageStem, safeName } from '../storage/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
 import { ingestBatchZip, type VerifiedImage } from '../library/zip-stream-ingest';
 import type { ReferenceStore } from '../references/reference-store';
@@ -25,7 +25,7 @@ import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
-import { diskRefusal } from '../library/disk-refusal';
+import { diskRefusal } from '../storage/disk-refusal';
 import type { StudioStaging } from '../library/studio-staging';
 import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';
 

@@ -5,7 +5,7 @@ import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { WireItem } from '../gateway/batch-wire';
-import { EXTENSION_OF_MIME, UniqueNames, imageStem, safeName, sniffImageType } from '../library/file-names';
+import { EXTENSION_OF_MIME, UniqueNames, imageStem, safeName, sniffImageType } from '../storage/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
 import type { VerifiedImage } from '../library/zip-stream-ingest';
 import { retryPolicies, withRetry } from '../retry-policy';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { KbMode, KbPush, KbRow } from '../../../src-shared/kb-view';
 import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
 import type { EventHub } from '../host/event-hub';
-import { writeFileAtomicSync } from '../library/atomic-file';
+import { writeFileAtomicSync } from '../storage/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';
 import { logCaughtUnlessMissing } from '../log/studio-log';

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { makeDir } from './atomic-file';
-import { safeName } from './file-names';
+import { makeDir } from '../storage/atomic-file';
+import { safeName } from '../storage/file-names';
 import { STUDIO_DIR } from './studio-staging';
 import { createOwnerFile, heartbeat, otherOwnerLives, readOwner } from './studio-owner';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { logCaught } from '../log/studio-log';
-import { makeDirSync } from './atomic-file';
+import { makeDirSync } from '../storage/atomic-file';
 
 export interface PreparedExport {
   file: string;

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { logCaught } from '../log/studio-log';
-import { fsyncHandle } from './atomic-file';
+import { fsyncHandle } from '../storage/atomic-file';
 
 /** Files fsynced at once, and written files that may wait for theirs before writers wait too. */
 const FLUSHES = 2;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { logCaught } from '../log/studio-log';
 import { existsSync } from 'node:fs';
-import { writeFileAtomic } from './atomic-file';
+import { writeFileAtomic } from '../storage/atomic-file';
 import { BATCH_FILE } from './batch-folder';
 import { HASHES_FORMAT, readHashes } from './batch-folder-record';
 import { dHash } from './image-hash';

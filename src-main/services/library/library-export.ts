@@ -8,7 +8,7 @@ import type { LibraryDetail } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 import { exportFolderFailed, writeFailure } from './export-folder';
-import { UniqueNames, safeName } from './file-names';
+import { UniqueNames, safeName } from '../storage/file-names';
 import { embedPngText } from './png-text';
 
 /** What travels with an exported image: the prompt, and the parameters as JSON. */

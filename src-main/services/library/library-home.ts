@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { safeName } from './file-names';
+import { safeName } from '../storage/file-names';
 import { libraryIdentity } from './library-identity';
 
 /**

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { reviewMarkSchema, type ReviewMark } from '../../../src-shared/review-mark';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaughtUnlessMissing } from '../log/studio-log';
-import { fsyncDir, makeDir, writeJsonAtomic } from './atomic-file';
+import { fsyncDir, makeDir, writeJsonAtomic } from '../storage/atomic-file';
 import { syncConflictOf } from './sync-conflicts';
 
 /**

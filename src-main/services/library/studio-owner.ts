@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { holderLives, lockRecordOf, readLockRecord, type LockRecord } from '../data-folder-lock';
+import { holderLives, lockRecordOf, readLockRecord, type LockRecord } from '../storage/data-folder-lock';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 
 /**

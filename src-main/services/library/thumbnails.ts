@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { loadSharp } from '../heavy-modules';
-import { makeDir } from './atomic-file';
+import { makeDir } from '../storage/atomic-file';
 
 export const THUMB_SIZE = 256;
 

@@ -1,7 +1,7 @@
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { logCaught } from '../log/studio-log';
-import { sniffImageType } from './file-names';
+import { sniffImageType } from '../storage/file-names';
 import type { LocalEntry } from './zip-stream-records';
 import { refuse } from './zip-refusal';
 

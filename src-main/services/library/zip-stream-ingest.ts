@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { Flusher } from './file-flusher';
-import { EXTENSION_OF_MIME } from './file-names';
+import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { inflatePieces, InflatePool, type Lane } from './inflate-pool';
 import { discard, sinkFor, type PartFile, type Sink } from './zip-entry-sink';
 import { ByteSource, StreamCut } from './zip-byte-source';

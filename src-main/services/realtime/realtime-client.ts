@@ -7,7 +7,7 @@ import {
   readText,
   type GatewayResponse,
 } from '../gateway/gateway-request';
-import { sniffImageType } from '../library/file-names';
+import { sniffImageType } from '../storage/file-names';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { isCapacityProblem } from './realtime-retry-table';
 

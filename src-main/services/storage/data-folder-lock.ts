@@ -1,8 +1,8 @@
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
-import { StudioError } from '../../src-shared/studio-error';
-import { logCaught } from './log/studio-log';
+import { StudioError } from '../../../src-shared/studio-error';
+import { logCaught } from '../log/studio-log';
 
 /** Who holds the lock: enough to tell a live holder from a process id reused after a reboot. */
 export interface LockRecord {

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { writeFileAtomicSync } from './library/atomic-file';
-import { logCaughtUnlessMissing } from './log/studio-log';
+import { writeFileAtomicSync } from './atomic-file';
+import { logCaughtUnlessMissing } from '../log/studio-log';
 
 /**
  * The longest id kept as its own file name: 255 bytes less ".json" and the atomic write's temporary
