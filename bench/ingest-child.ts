@@ -15,7 +15,7 @@ import {
 import { stagingAreaOf } from '../src-main/services/library/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
-import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
+import { ingestBatchZip } from '../src-main/services/zip/zip-stream-ingest';
 
 const [baseUrl, batchId, successCount, keep] = [
   process.argv[2]!,

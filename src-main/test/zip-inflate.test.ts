@@ -7,7 +7,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { Lane, inflatePieces } from '../services/library/inflate-pool';
+import { Lane, inflatePieces } from '../services/zip/inflate-pool';
 import { extractBatchZip, extractZip } from './zip-on-disk';
 import { call, startServices, waitUntil } from './studio-fixture';
 

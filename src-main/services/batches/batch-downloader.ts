@@ -14,8 +14,8 @@ import {
   type FolderContents,
 } from '../library/batch-folder';
 import { UniqueNames, imageStem, safeName } from '../storage/file-names';
-import type { IngestedImage } from '../library/zip-ingest';
-import { ingestBatchZip, type VerifiedImage } from '../library/zip-stream-ingest';
+import type { IngestedImage } from '../zip/zip-ingest';
+import { ingestBatchZip, type VerifiedImage } from '../zip/zip-stream-ingest';
 import type { ReferenceStore } from '../references/reference-store';
 import { buildBatchFile } from './batch-file';
 import type { BatchStore } from './batch-store';

@@ -5,7 +5,7 @@ import type { WireItem } from '../gateway/batch-wire';
 import { makeDir } from '../storage/atomic-file';
 import type { BatchFile } from '../library/batch-folder';
 import { EXTENSION_OF_MIME, UniqueNames, safeName } from '../storage/file-names';
-import type { IngestedImage } from '../library/zip-ingest';
+import type { IngestedImage } from '../zip/zip-ingest';
 import { logCaught } from '../log/studio-log';
 import type { ReferenceStore } from '../references/reference-store';
 import type { TrackedBatch } from './tracked-batch';
