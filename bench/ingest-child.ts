@@ -11,7 +11,7 @@ import {
   newStagingDir,
   publishBatchFolder,
   type BatchFile,
-} from '../src-main/services/library/batch-folder';
+} from '../src-main/services/library/folders/batch-folder';
 import { stagingAreaOf } from '../src-main/services/library/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';

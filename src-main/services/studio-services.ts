@@ -32,7 +32,7 @@ import { ImageHashing } from './library/image-hashing';
 import { LibraryWatch } from './library/library-watch';
 import { LibraryChanges } from './library/library-changes';
 import { PersonPresence, studioIdOf } from './people/person-presence';
-import { Collections } from './library/collections';
+import { Collections } from './library/folders/boards';
 import { ThumbnailService } from './library/thumbnails';
 import { ImageRoutes } from './library/image-routes';
 import { initStudioLog, logCaught, logInfo } from './log/studio-log';

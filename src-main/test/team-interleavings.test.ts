@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../services/batches/poll-schedule';
-import { Collections } from '../services/library/collections';
+import { Collections } from '../services/library/folders/boards';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
 

@@ -12,7 +12,7 @@ import {
   stageExisting,
   type BatchFile,
   type FolderContents,
-} from '../library/batch-folder';
+} from '../library/folders/batch-folder';
 import { UniqueNames, imageStem, safeName } from '../storage/file-names';
 import type { IngestedImage } from '../zip/zip-ingest';
 import { ingestBatchZip, type VerifiedImage } from '../zip/zip-stream-ingest';

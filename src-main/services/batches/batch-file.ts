@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import type { WireItem } from '../gateway/batch-wire';
 import { makeDir } from '../storage/atomic-file';
-import type { BatchFile } from '../library/batch-folder';
+import type { BatchFile } from '../library/folders/batch-folder';
 import { EXTENSION_OF_MIME, UniqueNames, safeName } from '../storage/file-names';
 import type { IngestedImage } from '../zip/zip-ingest';
 import { logCaught } from '../log/studio-log';

@@ -1,4 +1,4 @@
-import type { Collections } from '../library/collections';
+import type { Collections } from '../library/folders/boards';
 import type { LibraryCatalog } from '../library/library-catalog';
 import type { FeatureHandlers } from './feature-handlers';
 

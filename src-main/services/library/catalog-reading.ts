@@ -9,7 +9,7 @@ import type {
 } from '../../../src-shared/library-view';
 import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { FolderProblem } from './batch-folder-record';
+import type { FolderProblem } from './folders/batch-folder-record';
 import type { StackLevel } from '../../../src-shared/image-stacks';
 import { scalar, type CatalogDb } from './catalog-db';
 import type { Person } from './catalog-marks';

@@ -8,7 +8,7 @@ import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/re
 import { StudioError } from '../../../src-shared/studio-error';
 import type { EventHub } from '../host/event-hub';
 import { makeDir, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../storage/atomic-file';
-import { BATCH_FILE } from '../library/batch-folder';
+import { BATCH_FILE } from '../library/folders/batch-folder';
 import { sniffImageType, UniqueNames, safeName } from '../storage/file-names';
 import type { ProfileService } from '../profiles/profile-service';
 import { RealtimeClient, type Tier } from './realtime-client';

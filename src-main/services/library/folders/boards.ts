@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { StudioError } from '../../../src-shared/studio-error';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { fsyncDir, makeDir, writeJsonAtomic } from '../storage/atomic-file';
+import { StudioError } from '../../../../src-shared/studio-error';
+import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
+import { fsyncDir, makeDir, writeJsonAtomic } from '../../storage/atomic-file';
 import { syncConflictOf } from './sync-conflicts';
 
 /** The boards from before people had names: read as where every board began, never written again. */

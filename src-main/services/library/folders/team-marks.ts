@@ -1,5 +1,5 @@
-import type { ReviewMark } from '../../../src-shared/review-mark';
-import type { TeamMarks } from '../../../src-shared/person';
+import type { ReviewMark } from '../../../../src-shared/review-mark';
+import type { TeamMarks } from '../../../../src-shared/person';
 import { EARLIER } from './review-files';
 
 /** One person's entry for one image: a pick, reject or alternative, stars, or an entry taken back. */

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { fsyncDirSync, makeDirSync } from '../storage/atomic-file';
+import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
+import { fsyncDirSync, makeDirSync } from '../../storage/atomic-file';
 
 /** The library's identity, at its root: what each studio keys its own index of the library by. */
 export const LIBRARY_ID_FILE = '.studio-library.json';

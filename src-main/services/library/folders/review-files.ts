@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { reviewMarkSchema, type ReviewMark } from '../../../src-shared/review-mark';
-import { StudioError } from '../../../src-shared/studio-error';
-import { logCaughtUnlessMissing } from '../log/studio-log';
-import { fsyncDir, makeDir, writeJsonAtomic } from '../storage/atomic-file';
+import { reviewMarkSchema, type ReviewMark } from '../../../../src-shared/review-mark';
+import { StudioError } from '../../../../src-shared/studio-error';
+import { logCaughtUnlessMissing } from '../../log/studio-log';
+import { fsyncDir, makeDir, writeJsonAtomic } from '../../storage/atomic-file';
 import { syncConflictOf } from './sync-conflicts';
 
 /**

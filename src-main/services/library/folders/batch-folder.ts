@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Draft } from '../../../src-shared/draft';
-import type { WireBatch } from '../gateway/batch-wire';
-import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from '../storage/atomic-file';
-import { COLLECTIONS_FILE } from './collections';
-import { safeName } from '../storage/file-names';
+import type { Draft } from '../../../../src-shared/draft';
+import type { WireBatch } from '../../gateway/batch-wire';
+import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from '../../storage/atomic-file';
+import { COLLECTIONS_FILE } from './boards';
+import { safeName } from '../../storage/file-names';
 import { isSyncTemporary } from './sync-conflicts';
 import { carryMarks, LEGACY_REVIEW_FILE as REVIEW_FILE, REVIEW_DIR } from './review-files';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
+import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
 
 /**
  * Where studios before shared libraries staged their downloads (one area for everyone): only a
