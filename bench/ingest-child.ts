@@ -12,7 +12,7 @@ import {
   publishBatchFolder,
   type BatchFile,
 } from '../src-main/services/library/folders/batch-folder';
-import { stagingAreaOf } from '../src-main/services/library/studio-staging';
+import { stagingAreaOf } from '../src-main/services/library/sharing/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
 import { ingestBatchZip } from '../src-main/services/zip/zip-stream-ingest';

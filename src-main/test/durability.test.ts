@@ -15,7 +15,7 @@ import { SubmissionStore } from '../services/batches/submission-store';
 import { DraftStore } from '../services/drafts/draft-store';
 import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../services/storage/atomic-file';
 import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/folders/batch-folder';
-import { stagingAreaOf } from '../services/library/studio-staging';
+import { stagingAreaOf } from '../services/library/sharing/studio-staging';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { flushedStore } from '../services/settings/key-value-store';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { batchDisplayState } from '../../src-shared/batch-display-state';
-import { claimLease } from '../services/library/download-lease';
+import { claimLease } from '../services/library/sharing/download-lease';
 import { stagingLeftovers } from './library-audit';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';

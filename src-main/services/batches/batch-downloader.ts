@@ -26,7 +26,7 @@ import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { diskRefusal } from '../storage/disk-refusal';
-import type { StudioStaging } from '../library/studio-staging';
+import type { StudioStaging } from '../library/sharing/studio-staging';
 import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';
 
 export interface DownloaderDeps {

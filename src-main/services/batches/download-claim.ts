@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DownloadState } from '../../../src-shared/batch-view';
 import type { WireBatch } from '../gateway/batch-wire';
 import { batchFolderName, folderContents, type FolderContents } from '../library/folders/batch-folder';
-import { claimLease, type HeldLease } from '../library/download-lease';
+import { claimLease, type HeldLease } from '../library/sharing/download-lease';
 import { safeName } from '../storage/file-names';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { holderLives, lockRecordOf, readLockRecord, type LockRecord } from '../storage/data-folder-lock';
-import { logCaughtUnlessMissing } from '../log/studio-log';
+import { holderLives, lockRecordOf, readLockRecord, type LockRecord } from '../../storage/data-folder-lock';
+import { logCaughtUnlessMissing } from '../../log/studio-log';
 
 /**
  * Which studio owns something in a shared library (its staging folder, a download's lease): the

@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HEARTBEAT_MS } from '../storage/data-folder-lock';
-import { logCaught } from '../log/studio-log';
-import { makeDir } from '../storage/atomic-file';
-import { LEGACY_STAGING_DIR, newStagingDir, recoverReplaced, removeLibraryLeftovers } from './folders/batch-folder';
-import { safeName } from '../storage/file-names';
+import { HEARTBEAT_MS } from '../../storage/data-folder-lock';
+import { logCaught } from '../../log/studio-log';
+import { makeDir } from '../../storage/atomic-file';
+import { LEGACY_STAGING_DIR, newStagingDir, recoverReplaced, removeLibraryLeftovers } from '../folders/batch-folder';
+import { safeName } from '../../storage/file-names';
 import { createOwnerFile, heartbeat, otherOwnerLives, readOwner } from './studio-owner';
 
 /** The studios' own folder in a shared library: staging areas and download leases. */

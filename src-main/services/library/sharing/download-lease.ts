@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { makeDir } from '../storage/atomic-file';
-import { safeName } from '../storage/file-names';
+import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
+import { makeDir } from '../../storage/atomic-file';
+import { safeName } from '../../storage/file-names';
 import { STUDIO_DIR } from './studio-staging';
 import { createOwnerFile, heartbeat, otherOwnerLives, readOwner } from './studio-owner';
 
