@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runUnderKill } from './killed-runner';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { LibraryCatalog } from '../services/library/catalog/library-catalog';
 
 /**
  * A kill at every rename of a culling session's marks writes, as a power cut or a task manager

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Collections } from '../services/library/folders/boards';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { LibraryCatalog } from '../services/library/catalog/library-catalog';
 import { isSyncTemporary, syncConflictOf } from '../services/library/folders/sync-conflicts';
 import { promptsFolder } from './batch-folders';
 import { personMarksOnDisk } from './marks-on-disk';

@@ -1,5 +1,5 @@
 import type { Collections } from '../library/folders/boards';
-import type { LibraryCatalog } from '../library/library-catalog';
+import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import type { FeatureHandlers } from './feature-handlers';
 
 /**

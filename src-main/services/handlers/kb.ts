@@ -3,7 +3,7 @@ import type { KbSearches } from '../kb/kb-searches';
 import { KB_CSV_TEMPLATE, checkRows, readKbCsv } from '../kb/kb-rows';
 import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
 import { appIdFor, kbIdFor } from '../kb/kb-targets';
-import type { LibraryCatalog } from '../library/library-catalog';
+import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import type { ProfileService } from '../profiles/profile-service';
 import type { FeatureHandlers } from './feature-handlers';
 

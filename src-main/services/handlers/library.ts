@@ -4,7 +4,7 @@ import { openFolder } from '../host/open-folder';
 import type { ExportDownloads } from '../library/export-downloads';
 import { checkExportFolder } from '../library/export-folder';
 import { exportToFolder } from '../library/library-export';
-import type { LibraryCatalog } from '../library/library-catalog';
+import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import { deliverExport, exportSelectionZip } from '../library/zip-export';
 import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';

@@ -1,6 +1,6 @@
-import type { StackLevel } from '../../../src-shared/image-stacks';
-import type { LibraryImage, ReviewMark } from '../../../src-shared/library-view';
-import { libraryFilterSchema } from '../../../src-shared/library-view';
+import type { StackLevel } from '../../../../src-shared/image-stacks';
+import type { LibraryImage, ReviewMark } from '../../../../src-shared/library-view';
+import { libraryFilterSchema } from '../../../../src-shared/library-view';
 import { scalar, type CatalogDb } from './catalog-db';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import { searchMatches } from './catalog-search';

@@ -1,11 +1,11 @@
-import { STACK_THRESHOLDS, stackLeaders } from '../../../src-shared/image-stacks';
-import type { FolderImage, FolderProblem } from './folders/batch-folder-record';
+import { STACK_THRESHOLDS, stackLeaders } from '../../../../src-shared/image-stacks';
+import type { FolderImage, FolderProblem } from '../folders/batch-folder-record';
 import type { CatalogDb } from './catalog-db';
 import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
-import { teamCounts, type TeamEntry } from './folders/team-marks';
+import { teamCounts, type TeamEntry } from '../folders/team-marks';
 
 /** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
 export function teamColumns(entries: readonly TeamEntry[]): [number, number, number, number] {

@@ -1,7 +1,7 @@
-import type { TeamMarks } from '../../../src-shared/person';
-import type { LibraryImage, ReviewMark } from '../../../src-shared/library-view';
+import type { TeamMarks } from '../../../../src-shared/person';
+import type { LibraryImage, ReviewMark } from '../../../../src-shared/library-view';
 import type { CatalogDb } from './catalog-db';
-import { teamView, type TeamEntry } from './folders/team-marks';
+import { teamView, type TeamEntry } from '../folders/team-marks';
 
 /**
  * The team's marks of the rows a window shows, read from `team_marks` for those rows only (an

@@ -1,4 +1,4 @@
-import { logCaught } from '../log/studio-log';
+import { logCaught } from '../../log/studio-log';
 import { isCorrupt, openCatalog, reopenCatalog, type CatalogDb } from './catalog-db';
 
 /**

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
-import { logCaught, logInfo } from '../log/studio-log';
-import { makeDirSync } from '../storage/atomic-file';
+import { logCaught, logInfo } from '../../log/studio-log';
+import { makeDirSync } from '../../storage/atomic-file';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
 const SCHEMA_VERSION = 8;

@@ -6,11 +6,11 @@ import type {
   LibraryOverview,
   LibraryQuery,
   LibraryResult,
-} from '../../../src-shared/library-view';
-import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../src-shared/library-view';
-import { StudioError } from '../../../src-shared/studio-error';
-import type { FolderProblem } from './folders/batch-folder-record';
-import type { StackLevel } from '../../../src-shared/image-stacks';
+} from '../../../../src-shared/library-view';
+import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../../src-shared/library-view';
+import { StudioError } from '../../../../src-shared/studio-error';
+import type { FolderProblem } from '../folders/batch-folder-record';
+import type { StackLevel } from '../../../../src-shared/image-stacks';
 import { scalar, type CatalogDb } from './catalog-db';
 import type { Person } from './catalog-marks';
 import { peopleOf, withTeam } from './catalog-team';

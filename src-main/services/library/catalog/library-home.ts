@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { safeName } from '../storage/file-names';
-import { libraryIdentity } from './folders/library-identity';
+import { safeName } from '../../storage/file-names';
+import { libraryIdentity } from '../folders/library-identity';
 
 /**
  * What one studio keeps of a library in its own data folder, never in the shared folder: its

@@ -1,16 +1,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { LibraryChanged, LibraryOverview } from '../../../src-shared/library-view';
-import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { folderSignature, folderSignatureNow, readBatchFolder } from './folders/batch-folder-record';
-import { Collections } from './folders/boards';
+import type { LibraryChanged, LibraryOverview } from '../../../../src-shared/library-view';
+import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
+import { folderSignature, folderSignatureNow, readBatchFolder } from '../folders/batch-folder-record';
+import { Collections } from '../folders/boards';
 import { isCorrupt, type CatalogDb } from './catalog-db';
 import type { CatalogConnection } from './catalog-connection';
 import { removeFolder, restack, writeFolder } from './catalog-folder-rows';
-import { arrivingSignature, stillCurrent } from './folders/folder-arriving';
+import { arrivingSignature, stillCurrent } from '../folders/folder-arriving';
 import { batchFileStamp, ImagesEstimate } from './indexing-estimate';
-import { isSyncTemporary, syncConflictOf } from './folders/sync-conflicts';
+import { isSyncTemporary, syncConflictOf } from '../folders/sync-conflicts';
 
 /** Up to this many folders to read, a query waits for them; more, and it answers what is known while the catalog fills. */
 const WAIT_FOR_FOLDERS = 50;

@@ -7,7 +7,7 @@ import type {
   LibraryOverview,
   LibraryQuery,
   LibraryResult,
-} from '../../../src-shared/library-view';
+} from '../../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
 import type { Person } from './catalog-marks';
 import { CatalogIndexing, type SyncScope } from './catalog-indexing';

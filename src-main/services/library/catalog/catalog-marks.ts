@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { LibraryMarkChange, ReviewMark } from '../../../src-shared/library-view';
-import { folderSignature } from './folders/batch-folder-record';
+import type { LibraryMarkChange, ReviewMark } from '../../../../src-shared/library-view';
+import { folderSignature } from '../folders/batch-folder-record';
 import { teamColumns } from './catalog-folder-rows';
 import { teamOfRows } from './catalog-team';
-import { writePersonMarks } from './folders/review-files';
-import type { TeamEntry } from './folders/team-marks';
+import { writePersonMarks } from '../folders/review-files';
+import type { TeamEntry } from '../folders/team-marks';
 import type { CatalogConnection } from './catalog-connection';
 import { rowOf } from './catalog-ids';
 import type { CatalogReading, Row } from './catalog-reading';
