@@ -12,7 +12,7 @@ import {
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { dHash } from '../src-main/services/library/image-hash';
+import { dHash } from '../src-main/services/library/images/image-hash';
 
 /** What a generated library holds, written beside it: the benches' independent reference. */
 export interface BenchLibrary {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { testCatalog } from './test-catalog';
-import { embedPngText } from '../services/library/png-text';
-import { ThumbnailService } from '../services/library/thumbnails';
+import { embedPngText } from '../services/library/images/png-text';
+import { ThumbnailService } from '../services/library/images/thumbnails';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, submitAndDownload } from './studio-fixture';
 

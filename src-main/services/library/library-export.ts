@@ -9,7 +9,7 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 import { exportFolderFailed, writeFailure } from './export-folder';
 import { UniqueNames, safeName } from '../storage/file-names';
-import { embedPngText } from './png-text';
+import { embedPngText } from './images/png-text';
 
 /** What travels with an exported image: the prompt, and the parameters as JSON. */
 function fieldsOf(d: LibraryDetail): Record<string, string> {

@@ -1,9 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { StudioError } from '../../../src-shared/studio-error';
-import { logCaught } from '../log/studio-log';
-import { THUMB_SIZES } from '../../../src-shared/image-paths';
+import { StudioError } from '../../../../src-shared/studio-error';
+import { logCaught } from '../../log/studio-log';
+import { THUMB_SIZES } from '../../../../src-shared/image-paths';
 import { THUMB_SIZE, type ThumbnailService } from './thumbnails';
 
 /** What the image routes need from the rest of the studio; each part throws or answers undefined when it has no such image. */

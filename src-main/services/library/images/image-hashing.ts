@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { logCaught } from '../log/studio-log';
+import { logCaught } from '../../log/studio-log';
 import { existsSync } from 'node:fs';
-import { writeFileAtomic } from '../storage/atomic-file';
-import { BATCH_FILE } from './folders/batch-folder';
-import { HASHES_FORMAT, readHashes } from './folders/batch-folder-record';
+import { writeFileAtomic } from '../../storage/atomic-file';
+import { BATCH_FILE } from '../folders/batch-folder';
+import { HASHES_FORMAT, readHashes } from '../folders/batch-folder-record';
 import { dHash } from './image-hash';
 
 export interface ImageHashingDeps {
