@@ -24,7 +24,7 @@ import { KbHistory } from './kb/kb-history';
 import { KbPushes } from './kb/kb-pushes';
 import { KbSearches } from './kb/kb-searches';
 import { kbClientOf } from './kb/kb-targets';
-import { ExportDownloads } from './library/export-downloads';
+import { ExportDownloads } from './library/export/export-downloads';
 import { keepCatalogCurrent } from './library/library-events';
 import { LibraryCatalog } from './library/catalog/library-catalog';
 import { LibraryHomes } from './library/catalog/library-home';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { EventHub } from '../host/event-hub';
 import { openFolder } from '../host/open-folder';
-import type { ExportDownloads } from '../library/export-downloads';
-import { checkExportFolder } from '../library/export-folder';
-import { exportToFolder } from '../library/library-export';
+import type { ExportDownloads } from '../library/export/export-downloads';
+import { checkExportFolder } from '../library/export/export-folder';
+import { exportToFolder } from '../library/export/library-export';
 import type { LibraryCatalog } from '../library/catalog/library-catalog';
-import { deliverExport, exportSelectionZip } from '../library/zip-export';
+import { deliverExport, exportSelectionZip } from '../library/export/zip-export';
 import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
 import type { Language } from '../../../src-shared/settings';

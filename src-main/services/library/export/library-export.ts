@@ -4,12 +4,12 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { dirname, extname, join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
 import Papa from 'papaparse';
-import type { LibraryDetail } from '../../../src-shared/library-view';
-import { StudioError } from '../../../src-shared/studio-error';
-import { logCaught } from '../log/studio-log';
+import type { LibraryDetail } from '../../../../src-shared/library-view';
+import { StudioError } from '../../../../src-shared/studio-error';
+import { logCaught } from '../../log/studio-log';
 import { exportFolderFailed, writeFailure } from './export-folder';
-import { UniqueNames, safeName } from '../storage/file-names';
-import { embedPngText } from './images/png-text';
+import { UniqueNames, safeName } from '../../storage/file-names';
+import { embedPngText } from '../images/png-text';
 
 /** What travels with an exported image: the prompt, and the parameters as JSON. */
 function fieldsOf(d: LibraryDetail): Record<string, string> {

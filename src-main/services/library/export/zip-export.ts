@@ -1,5 +1,5 @@
-import type { LibraryDetail } from '../../../src-shared/library-view';
-import type { MethodOutput } from '../../../src-shared/studio-api';
+import type { LibraryDetail } from '../../../../src-shared/library-view';
+import type { MethodOutput } from '../../../../src-shared/studio-api';
 import type { ExportDownloads } from './export-downloads';
 import { exportZip } from './library-export';
 

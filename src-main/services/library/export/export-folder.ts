@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { StudioError } from '../../../src-shared/studio-error';
-import { isSystemLocation } from '../settings/library-dir';
+import { StudioError } from '../../../../src-shared/studio-error';
+import { isSystemLocation } from '../../settings/library-dir';
 
 const refuse = (message: string) => new StudioError({ code: 'STUDIO_EXPORT_FOLDER_INVALID', message });
 

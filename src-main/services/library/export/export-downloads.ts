@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { logCaught } from '../log/studio-log';
-import { makeDirSync } from '../storage/atomic-file';
+import { logCaught } from '../../log/studio-log';
+import { makeDirSync } from '../../storage/atomic-file';
 
 export interface PreparedExport {
   file: string;
