@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { changesDir, readJournal } from './change-journal';
-import { isSyncTemporary, syncConflictOf } from './folders/sync-conflicts';
+import { isSyncTemporary, syncConflictOf } from '../folders/sync-conflicts';
 
 /** What other studios' journals named since the last look. */
 export interface Named {

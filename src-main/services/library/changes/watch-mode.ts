@@ -1,5 +1,5 @@
 import { statfsSync } from 'node:fs';
-import { logCaughtUnlessMissing } from '../log/studio-log';
+import { logCaughtUnlessMissing } from '../../log/studio-log';
 
 /**
  * File systems on which a file watch sees only this machine's own writes (Linux `statfs` types):

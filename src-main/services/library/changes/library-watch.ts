@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { logCaught, logInfo } from '../log/studio-log';
-import type { SyncScope } from './catalog/catalog-indexing';
+import { logCaught, logInfo } from '../../log/studio-log';
+import type { SyncScope } from '../catalog/catalog-indexing';
 import { ChangeFeed, stampOf } from './change-feed';
 import { changesDir } from './change-journal';
 import { watchModeOf } from './watch-mode';

@@ -1,8 +1,8 @@
-import type { LibraryChanged } from '../../../src-shared/library-view';
-import { logCaught } from '../log/studio-log';
-import type { EventHub } from '../host/event-hub';
-import { splitId } from './catalog/catalog-ids';
-import type { LibraryCatalog } from './catalog/library-catalog';
+import type { LibraryChanged } from '../../../../src-shared/library-view';
+import { logCaught } from '../../log/studio-log';
+import type { EventHub } from '../../host/event-hub';
+import { splitId } from '../catalog/catalog-ids';
+import type { LibraryCatalog } from '../catalog/library-catalog';
 import type { LibraryChanges } from './library-changes';
 import type { LibraryWatch } from './library-watch';
 

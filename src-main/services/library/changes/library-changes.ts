@@ -1,5 +1,5 @@
-import { logCaught } from '../log/studio-log';
-import { makeDir, writeJsonAtomic } from '../storage/atomic-file';
+import { logCaught } from '../../log/studio-log';
+import { makeDir, writeJsonAtomic } from '../../storage/atomic-file';
 import {
   CHANGES_FORMAT,
   changesDir,
