@@ -7,7 +7,7 @@ import { SpendingService } from '../batches/spending';
 import type { ProfileService } from '../profiles/profile-service';
 import { openFolder } from '../host/open-folder';
 import type { ReferenceStore } from '../references/reference-store';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 export interface BatchHandlerDeps {
   /** The pieces the calls go to; the wiring object itself only starts and stops them. */

@@ -1,6 +1,6 @@
 import type { ProfileService } from '../profiles/profile-service';
 import type { RealtimeJobs } from '../realtime/realtime-jobs';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 /** Realtime: one image now, queued per profile. */
 export function realtimeHandlers(

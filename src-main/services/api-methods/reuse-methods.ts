@@ -1,5 +1,5 @@
 import type { ImageReuse } from '../reuse/image-reuse';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 /** Reusing an image: as a reference or input, and as a recipe to make again. */
 export function reuseHandlers(reuse: ImageReuse): FeatureHandlers<'reuse'> {

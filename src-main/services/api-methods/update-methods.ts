@@ -1,5 +1,5 @@
 import type { UpdateService } from '../updates/update-service';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 /** Updates of the installed studio: the banner's and Settings' calls. */
 export function updateHandlers(updates: UpdateService): FeatureHandlers<'updates'> {

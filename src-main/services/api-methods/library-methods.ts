@@ -9,7 +9,7 @@ import { deliverExport, exportSelectionZip } from '../library/export/zip-export'
 import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
 import type { Language } from '../../../src-shared/settings';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 export interface LibraryHandlerDeps {
   library: LibraryCatalog;

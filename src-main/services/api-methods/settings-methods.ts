@@ -6,7 +6,7 @@ import { isAllowedExternalUrl } from '../external-links';
 import { logRendererError } from '../log/studio-log';
 import type { ProfileService } from '../profiles/profile-service';
 import type { SettingsService } from '../settings/settings-service';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 export interface SettingsHandlerDeps {
   info: () => AppInfo;

@@ -5,7 +5,7 @@ import { LIBRARY_CHUNK_SIZE, kbRowOfImage } from '../kb/kb-from-library';
 import { appIdFor, kbIdFor } from '../kb/kb-targets';
 import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import type { ProfileService } from '../profiles/profile-service';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 export interface KbHandlerDeps {
   profiles: ProfileService;

@@ -1,6 +1,6 @@
 import type { Collections } from '../library/folders/boards';
 import type { LibraryCatalog } from '../library/catalog/library-catalog';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 /**
  * Collections (boards): each change is written to collections.json, then the catalog reads it, so

@@ -1,6 +1,6 @@
 import type { DraftStore } from '../drafts/draft-store';
 import { draftToCsv, readTable } from '../drafts/table-import';
-import type { FeatureHandlers } from './feature-handlers';
+import type { FeatureHandlers } from './feature-methods';
 
 /** Compose's drafts: saved, listed, imported from tables and exported as CSV. */
 export function draftHandlers(drafts: DraftStore): FeatureHandlers<'drafts'> {
