@@ -17,7 +17,7 @@ import { EXTENSION_OF } from '../image-render';
 import { echoRejectedKey } from '../key-echo';
 import { TERMINAL, type BatchRecord, type BatchStatus, type SandboxStore } from '../store';
 import { BatchError } from './batch-error';
-import type { SandboxBatches } from './batches';
+import type { SandboxBatches } from './sandbox-batches';
 import { parseCreateRequest } from './create-request';
 import type { DownloadSlots } from './download-slots';
 import { BatchDownloads } from './batch-downloads';

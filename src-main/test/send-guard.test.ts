@@ -3,7 +3,7 @@ import type { Draft } from '../../src-shared/draft';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
 import { RUN_METADATA_KEY } from '../../src-shared/batch-run';
 import { promptsDraft } from './prompts-draft';
-import type { CallResult } from '../services/host/studio-dispatcher';
+import type { CallResult } from '../services/dispatch/studio-dispatcher';
 import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
 
 const MODELS = ['imgvendor-3.1-flash-image', 'imgvendor-3-pro-image'];

@@ -5,7 +5,7 @@ import type { Batches } from '../batches/batches';
 import type { SendGuard } from '../batches/send-guard';
 import { SpendingService } from '../batches/spending';
 import type { ProfileService } from '../profiles/profile-service';
-import { openFolder } from '../host/open-folder';
+import { openFolder } from '../dispatch/open-folder';
 import type { ReferenceStore } from '../references/reference-store';
 import type { FeatureHandlers } from './feature-methods';
 

@@ -1,5 +1,5 @@
 import type { StudioMethod } from '../../../src-shared/studio-api';
-import type { StudioHandlers } from '../host/studio-dispatcher';
+import type { StudioHandlers } from '../dispatch/studio-dispatcher';
 
 /**
  * One feature's part of the handler table: every method of the contract under its prefixes, typed

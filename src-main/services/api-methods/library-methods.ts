@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { EventHub } from '../host/event-hub';
-import { openFolder } from '../host/open-folder';
+import type { EventHub } from '../dispatch/event-hub';
+import { openFolder } from '../dispatch/open-folder';
 import type { ExportDownloads } from '../library/export/export-downloads';
 import { checkExportFolder } from '../library/export/export-folder';
 import { exportToFolder } from '../library/export/library-export';

@@ -20,7 +20,7 @@ import type { ReferenceStore } from '../references/reference-store';
 import { buildBatchFile } from './batch-file';
 import type { BatchStore } from './batch-store';
 import type { DownloadGate } from './download-gate';
-import { ItemRoute, withRequestRetries } from './item-route';
+import { ItemRoute, withRequestRetries } from './per-item-download';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { BatchView } from '../../../src-shared/batch-view';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import { removeWriteLeftovers } from '../library/folders/batch-folder';
 import { StudioStaging } from '../library/sharing/studio-staging';
 import { logCaught } from '../log/studio-log';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BatchView } from '../../../src-shared/batch-view';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import { batchFolderName, folderContents } from '../library/folders/batch-folder';
 import { folderSignature } from '../library/folders/batch-folder-record';
 import { logCaught } from '../log/studio-log';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KbMode, KbPush, KbRow } from '../../../src-shared/kb-view';
 import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import { writeFileAtomicSync } from '../storage/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';

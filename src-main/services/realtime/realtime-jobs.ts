@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import type { z } from 'zod';
 import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/realtime-view';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import { makeDir, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../storage/atomic-file';
 import { BATCH_FILE } from '../library/folders/batch-folder';
 import { sniffImageType, UniqueNames, safeName } from '../storage/file-names';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSharp } from '../heavy-modules';
+import { loadSharp } from '../lazy-imports';
 import type { ReferenceImage } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
 import { writeFileAtomic } from '../storage/atomic-file';

@@ -1,6 +1,6 @@
 import type { LibraryChanged } from '../../../../src-shared/library-view';
 import { logCaught } from '../../log/studio-log';
-import type { EventHub } from '../../host/event-hub';
+import type { EventHub } from '../../dispatch/event-hub';
 import { splitId } from '../catalog/catalog-ids';
 import type { LibraryCatalog } from '../catalog/library-catalog';
 import type { LibraryChanges } from './library-changes';

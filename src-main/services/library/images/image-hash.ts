@@ -1,4 +1,4 @@
-import { loadSharp } from '../../heavy-modules';
+import { loadSharp } from '../../lazy-imports';
 
 /**
  * A 64-bit difference hash (dHash) of an image: greyscale at 9×8, one bit per pair of neighbours

@@ -4,7 +4,7 @@ import { rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import PQueue from 'p-queue';
-import { loadSharp } from '../../heavy-modules';
+import { loadSharp } from '../../lazy-imports';
 import { makeDir } from '../../storage/atomic-file';
 
 export const THUMB_SIZE = 256;

@@ -1,6 +1,6 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSharp } from '../heavy-modules';
+import { loadSharp } from '../lazy-imports';
 import type { DownloadProgress, DownloadState } from '../../../src-shared/batch-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';

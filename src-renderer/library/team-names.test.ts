@@ -4,7 +4,7 @@ import { translatorIn } from '../../src-shared/i18n/translator';
 import type { TeamMarks } from '../../src-shared/person';
 import type { LibraryFilter, LibraryImage, LibraryResult } from '../../src-shared/library-view';
 import { marksFromEvent, patchMarks, windowKey } from './library-windows';
-import { teamNames, teamSummary } from './team-marks';
+import { teamNames, teamSummary } from './team-names';
 
 const team: TeamMarks = {
   picks: 2,
