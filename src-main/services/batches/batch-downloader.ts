@@ -24,7 +24,7 @@ import { ItemRoute, withRequestRetries } from './per-item-download';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
-import { retryPolicies, withRetry } from '../retry-policy';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
 import { diskRefusal } from '../storage/disk-refusal';
 import type { StudioStaging } from '../library/sharing/studio-staging';
 import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';

@@ -8,7 +8,7 @@ import type { WireItem } from '../gateway/batch-wire';
 import { EXTENSION_OF_MIME, UniqueNames, imageStem, safeName, sniffImageType } from '../storage/file-names';
 import type { IngestedImage } from '../zip/zip-ingest';
 import type { VerifiedImage } from '../zip/zip-stream-ingest';
-import { retryPolicies, withRetry } from '../retry-policy';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
 import type { DownloadGate } from './download-gate';
 import type { TrackedBatch } from './tracked-batch';
 

@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../storage/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';
 import { logCaughtUnlessMissing } from '../log/studio-log';
-import { retryPolicies, withRetry } from '../retry-policy';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
 
 interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows' | 'profileId'> {
   /**

@@ -1,7 +1,7 @@
 import pRetry from 'p-retry';
-import { StudioError } from '../../src-shared/studio-error';
-import { outcomeUnknown } from './batches/outcome-unknown';
-import { realtimeRetryable } from './realtime/realtime-retry-table';
+import { StudioError } from '../../../src-shared/studio-error';
+import { outcomeUnknown } from './outcome-unknown';
+import { realtimeRetryable } from './realtime-retry-table';
 
 /**
  * When a failed request is sent again. Every retry in the studio states one of these, so the rules
