@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse } from './zip-refusal';
-import type { DataRead } from './zip-stream-data';
+import type { DataRead } from './zip-stream-records';
 import { SIG_CENTRAL, SIG_LOCAL } from './zip-stream-records';
 
 /**

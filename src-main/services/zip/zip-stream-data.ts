@@ -3,19 +3,13 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse, unreadable } from './zip-refusal';
 import { findDescriptor, type Found } from './zip-descriptors';
+import type { DataRead } from './zip-stream-records';
 
 /**
  * Compressed bytes given to inflate at a time. Its output is stopped past the entry's allowed size
  * as it comes (the data handler), so a bomb holds at most that much, whatever the step.
  */
 const INFLATE_STEP = 1024 * 1024;
-
-/** What an entry's data turned out to be: its CRC-32 and sizes as read, not as announced. */
-export interface DataRead {
-  crc: number;
-  compressed: number;
-  size: number;
-}
 
 /** A stored entry whose size the local header gives. */
 export async function* storedData(src: ByteSource, size: number): AsyncGenerator<Buffer, DataRead> {

@@ -12,13 +12,14 @@ import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zi
 import type { IngestedImage, IngestedZip } from './zip-ingest';
 import { refuse, unreadable } from './zip-refusal';
 import { deflatedUntilDescriptor, readDescriptor } from './zip-descriptors';
-import { inflatedData, storedData, storedUntilDescriptor, type DataRead } from './zip-stream-data';
+import { inflatedData, storedData, storedUntilDescriptor } from './zip-stream-data';
 import {
   crossCheck,
   readCentralDirectory,
   readLocalHeader,
   SIG_CENTRAL,
   SIG_LOCAL,
+  type DataRead,
   type LocalEntry,
 } from './zip-stream-records';
 

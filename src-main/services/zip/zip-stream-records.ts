@@ -8,6 +8,13 @@ const SIG_END64 = 0x06064b50;
 const SIG_LOCATOR64 = 0x07064b50;
 const MAX32 = 0xffffffff;
 
+/** What an entry's data turned out to be: its CRC-32 and sizes as read, not as announced. */
+export interface DataRead {
+  crc: number;
+  compressed: number;
+  size: number;
+}
+
 /** An entry as its local header announces it; sizes and CRC are unknown (undefined) with bit 3. */
 export interface LocalEntry {
   offset: number;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { LibraryMarkChange, ReviewMark } from '../../../../src-shared/library-view';
 import { folderSignature } from '../folders/batch-folder-record';
 import { teamColumns } from './catalog-folder-rows';
-import { teamOfRows } from './catalog-team';
+import { teamOfRows, type Person } from './catalog-team';
 import { writePersonMarks } from '../folders/review-files';
 import type { TeamEntry } from '../folders/team-marks';
 import type { CatalogConnection } from './catalog-connection';
@@ -10,12 +10,6 @@ import { rowOf } from './catalog-ids';
 import type { CatalogReading, Row } from './catalog-reading';
 
 export type Mark = { mark?: ReviewMark; stars?: number };
-
-/** The person whose marks this studio sets: an id made once per install, and their name. */
-export interface Person {
-  id: string;
-  name: string;
-}
 
 /**
  * Marks and stars: this person's, written to their own file in each batch folder

@@ -12,7 +12,7 @@ import { StudioError } from '../../../../src-shared/studio-error';
 import type { FolderProblem } from '../folders/batch-folder-record';
 import type { StackLevel } from '../../../../src-shared/image-stacks';
 import { scalar, type CatalogDb } from './catalog-db';
-import type { Person } from './catalog-marks';
+import type { Person } from './catalog-team';
 import { peopleOf, withTeam } from './catalog-team';
 import type { CatalogConnection } from './catalog-connection';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';

@@ -3,6 +3,12 @@ import type { LibraryImage, ReviewMark } from '../../../../src-shared/library-vi
 import type { CatalogDb } from './catalog-db';
 import { teamView, type TeamEntry } from '../folders/team-marks';
 
+/** The person whose marks this studio sets: an id made once per install, and their name. */
+export interface Person {
+  id: string;
+  name: string;
+}
+
 /**
  * The team's marks of the rows a window shows, read from `team_marks` for those rows only (an
  * image nobody marked has no entry, and most have none), with the names people gave themselves.

@@ -9,7 +9,7 @@ import type {
   LibraryResult,
 } from '../../../../src-shared/library-view';
 import { CatalogConnection } from './catalog-connection';
-import type { Person } from './catalog-marks';
+import type { Person } from './catalog-team';
 import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
