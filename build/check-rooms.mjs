@@ -34,15 +34,37 @@ const PART_IMPORTS = {
  * layers only, never a room of its own layer or above: so the imports between rooms run one way.
  */
 const ROOM_LAYERS = [
-  ['log', 'lazy-imports', 'external-links'],
-  ['storage', 'secrets', 'retry-policy'],
-  ['settings', 'gateway', 'zip'],
-  ['dispatch', 'library/folders', 'profiles', 'connection', 'people'],
-  ['library/catalog', 'library/sharing', 'library/images', 'references', 'drafts', 'updates', 'realtime'],
+  ['log', 'lazy-imports', 'external-links', 'dispatch'],
+  ['storage'],
+  ['secrets', 'settings'],
+  ['gateway'],
+  ['zip', 'library/folders', 'profiles', 'people'],
+  [
+    'connection',
+    'library/catalog',
+    'library/sharing',
+    'library/images',
+    'references',
+    'drafts',
+    'updates',
+    'realtime',
+  ],
   ['library/changes', 'library/export', 'contact-sheet', 'batches', 'kb', 'reuse'],
   ['api-methods'],
   ['studio-services'],
 ];
+
+/** Imports across parts that are meant, each with its reason. */
+const MEANT = {
+  'src-main/services/studio-services.ts -> sandbox/gateway.ts':
+    'the studio starts the built-in sandbox gateway for trying it out (the sandbox imports nothing back)',
+};
+
+/** Files exempt from the size limit, each with its reason. */
+const SIZE_EXEMPT = {
+  'src-shared/i18n/en.ts': 'a dictionary, one text a line; kept whole so zh-CN.ts matches it key for key',
+  'src-shared/i18n/zh-CN.ts': 'a dictionary, one text a line; kept whole so it matches en.ts key for key',
+};
 
 /** Base names that several parts hold for the same concept. */
 const SAME_CONCEPT = {
@@ -96,7 +118,8 @@ for (const file of files) {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const max = file.startsWith('src-renderer/') ? RENDERER_MAX_LINES : OTHER_MAX_LINES;
-  if (lines > max) problems.push(`${file}: ${lines} lines; files stay under ${max}. Split it by concept.`);
+  if (lines > max && !SIZE_EXEMPT[file])
+    problems.push(`${file}: ${lines} lines; files stay under ${max}. Split it by concept.`);
 
   const targets = ts
     .preProcessFile(text, true, true)
@@ -112,14 +135,16 @@ for (const file of files) {
     }
     const targetPart = partOf(target);
     const allowed = PART_IMPORTS[part];
-    if (allowed && !allowed.includes(targetPart)) {
+    if (allowed && !allowed.includes(targetPart) && !MEANT[`${file} -> ${target}`]) {
       problems.push(`${file} imports ${target}: ${part} may import only ${allowed.join(', ')}.`);
     }
     if (part === 'src-main/services' && targetPart === part) {
       const [from, to] = [roomOf(file), roomOf(target)];
       if (from === to) continue;
       if (!layerOf.has(from) || !layerOf.has(to)) {
-        problems.push(`${file}: the room ${layerOf.has(from) ? to : from} is not in ROOM_LAYERS (build/check-rooms.mjs).`);
+        problems.push(
+          `${file}: the room ${layerOf.has(from) ? to : from} is not in ROOM_LAYERS (build/check-rooms.mjs).`,
+        );
       } else if (layerOf.get(to) >= layerOf.get(from)) {
         problems.push(`${file} imports ${target}: the room ${from} may not import ${to} (see ROOM_LAYERS).`);
       }
@@ -152,7 +177,8 @@ function connect(file) {
       circle.push(member);
     } while (member !== file);
     const selfImport = circle.length === 1 && (edges.get(file) ?? []).includes(file);
-    if (circle.length > 1 || selfImport) problems.push(`A circle of imports: ${circle.sort().join(' <-> ')}.`);
+    if (circle.length > 1 || selfImport)
+      problems.push(`A circle of imports: ${circle.sort().join(' <-> ')}.`);
   }
 }
 for (const file of files) if (!state.has(file)) connect(file);
@@ -166,12 +192,15 @@ for (const file of files) {
   byName.set(name, [...(byName.get(name) ?? []), file]);
 }
 for (const [name, holders] of byName) {
-  if (holders.length > 1) problems.push(`${holders.join(' and ')} share the name ${name}: name each for what it holds.`);
+  if (holders.length > 1)
+    problems.push(`${holders.join(' and ')} share the name ${name}: name each for what it holds.`);
 }
 
 if (problems.length) {
   console.error(`check-rooms: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exitCode = 1;
 } else {
-  console.log(`check-rooms: ${files.length} files, imports one way, no circles, names apart, sizes within limits`);
+  console.log(
+    `check-rooms: ${files.length} files, imports one way, no circles, names apart, sizes within limits`,
+  );
 }
