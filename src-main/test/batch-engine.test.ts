@@ -2,10 +2,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { stagingLeftovers } from './library-audit';
+import { stagingLeftovers } from './helpers/library-audit';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 const FLASH = 'imgvendor-3.1-flash-image';
 const services = await startServices();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 const FLASH = 'imgvendor-3.1-flash-image';
 

@@ -11,8 +11,8 @@ import { KbClient } from '../services/kb/kb-client';
 import { RealtimeClient } from '../services/realtime/realtime-client';
 import { ReferenceStore } from '../services/references/reference-store';
 import sharp from 'sharp';
-import { realtimeAnswer } from './client-calls';
-import { startHostileGateway, type HostileAnswer } from './hostile-gateway';
+import { realtimeAnswer } from './helpers/client-calls';
+import { startHostileGateway, type HostileAnswer } from './helpers/hostile-gateway';
 
 // What the fuzz of gateway-answers-fuzz.test.ts found, one damaged answer each, over real HTTP.
 

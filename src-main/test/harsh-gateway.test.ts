@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { batchDisplayState } from '../../src-shared/batch-display-state';
 import type { BatchView, SubmissionView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 // The studio against the harsher deployed gateways of gateway-notes.md, over real HTTP.
 const FLASH = 'imgvendor-3.1-flash-image';

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { imagePaths } from '../../src-shared/image-paths';
 import { startBrowserMode } from '../web/browser-mode';
-import { call, waitUntil } from './studio-fixture';
+import { call, waitUntil } from './helpers/studio-fixture';
 
 const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
 writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative as relativeTo } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBrowserMode } from '../web/browser-mode';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 import type { StudioServices } from '../services/studio-services';
 
 const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸', 'A blue whale [fail]', 'A green teapot'];

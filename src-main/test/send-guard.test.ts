@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
 import { RUN_METADATA_KEY } from '../../src-shared/batch-run';
-import { promptsDraft } from './prompts-draft';
+import { promptsDraft } from './helpers/prompts-draft';
 import type { CallResult } from '../services/dispatch/studio-dispatcher';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 const MODELS = ['imgvendor-3.1-flash-image', 'imgvendor-3-pro-image'];
 const KEYS = { alice: 'sk-sandbox-alice', bob: 'sk-sandbox-bob' } as const;

@@ -9,9 +9,9 @@ import { claimLease, leaseFileOf } from '../services/library/sharing/download-le
 import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/folders/batch-folder';
 import { libraryIdentity } from '../services/library/folders/library-identity';
 import { stagingAreaOf } from '../services/library/sharing/studio-staging';
-import { walk } from './library-audit';
-import { call, startServices, waitUntil } from './studio-fixture';
-import { catalogFileOf, testCatalog } from './test-catalog';
+import { walk } from './helpers/library-audit';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
+import { catalogFileOf, testCatalog } from './helpers/test-catalog';
 
 const png = (hue: string) =>
   sharp({ create: { width: 32, height: 18, channels: 3, background: hue } })

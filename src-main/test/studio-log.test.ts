@@ -21,7 +21,7 @@ import {
   logInfo,
   RENDERER_REPORTS_PER_MINUTE,
 } from '../services/log/studio-log';
-import { call, startServices } from './studio-fixture';
+import { call, startServices } from './helpers/studio-fixture';
 
 const services = await startServices();
 const logFile = join(services.dataDir, 'logs', 'studio.log');

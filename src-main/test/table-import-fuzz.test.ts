@@ -7,7 +7,7 @@ import { StudioError } from '../../src-shared/studio-error';
 import { seededRandom } from '../services/batches/poll-schedule';
 import { readTable, type ImportedTable } from '../services/drafts/table-import';
 import { tableText } from '../services/drafts/table-text';
-import { encodable, saveAs, type SavedEncoding } from './table-encodings';
+import { encodable, saveAs, type SavedEncoding } from './helpers/table-encodings';
 
 /**
  * Prompt tables in every format and encoding the import reads, then damaged the ways files are:

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../services/batches/poll-schedule';
 import { Collections } from '../services/library/folders/boards';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 /**
  * Two studios (each with its own data folder, catalog and gateway) on one library folder, doing

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { studioMethods } from '../../src-shared/studio-api';
 import { seededRandom } from '../services/batches/poll-schedule';
 import { startBrowserMode } from '../web/browser-mode';
-import { hostileBody, type Known, type Random } from './hostile-input';
-import { promptsDraft } from './prompts-draft';
-import { call, submitAndDownload } from './studio-fixture';
+import { hostileBody, type Known, type Random } from './helpers/hostile-input';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, submitAndDownload } from './helpers/studio-fixture';
 
 /**
  * Every StudioApi method driven over the browser-mode HTTP API with hostile input, from a seed:

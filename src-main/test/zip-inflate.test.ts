@@ -8,8 +8,8 @@ import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { Lane, inflatePieces } from '../services/zip/inflate-pool';
-import { extractBatchZip, extractZip } from './zip-on-disk';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { extractBatchZip, extractZip } from './helpers/zip-on-disk';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 /** Compression methods of the archive's images, from its central directory. */
 function imageMethods(zip: Buffer): Promise<number[]> {

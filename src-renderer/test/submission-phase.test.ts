@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchView, SubmissionView } from '../../src-shared/batch-view';
-import { submissionPhaseKey, visibleSubmissions } from './submission-phase';
+import { submissionPhaseKey, visibleSubmissions } from '../batches/submission-phase';
 
 const sub = (over: Partial<SubmissionView>): SubmissionView => ({
   id: 's1',

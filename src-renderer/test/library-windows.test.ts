@@ -10,7 +10,7 @@ import {
   WINDOW,
   windowKey,
   type MarkPatch,
-} from './library-windows';
+} from '../library/library-windows';
 
 const filter: LibraryFilter = { review: 'any', minStars: 0, sort: 'newest' };
 

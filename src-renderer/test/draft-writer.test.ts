@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
 import { splitDraft } from '../../src-shared/draft-split';
 import type { StudioApi } from '../../src-shared/studio-api';
-import { call, startServices, type TestServices } from '../../src-main/test/studio-fixture';
-import { emptyDraft } from './compose-store';
-import { DraftWriter } from './draft-writer';
+import { call, startServices, type TestServices } from '../../src-main/test/helpers/studio-fixture';
+import { emptyDraft } from '../compose/compose-store';
+import { DraftWriter } from '../compose/draft-writer';
 
 /**
  * The studio's real services, reached as the window reaches them, except that the first draft save

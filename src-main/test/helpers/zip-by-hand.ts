@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { onTestFinished } from 'vitest';
-import { imageStem, safeName, UniqueNames } from '../services/storage/file-names';
-import { ingestBatchZip, type VerifiedImage } from '../services/zip/zip-stream-ingest';
+import { imageStem, safeName, UniqueNames } from '../../services/storage/file-names';
+import { ingestBatchZip, type VerifiedImage } from '../../services/zip/zip-stream-ingest';
 
 // A batch ZIP written by hand, so every form a streaming reader meets can be made: data descriptors with
 // and without their signature, 32 and 64 bits wide, stored and deflated, and archives that lie.

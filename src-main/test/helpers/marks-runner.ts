@@ -5,7 +5,7 @@
 // counted from the first mark on; at the end it prints `renames <n>`.
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LibraryCatalog } from '../services/library/catalog/library-catalog';
+import { LibraryCatalog } from '../../services/library/catalog/library-catalog';
 
 const { values } = parseArgs({
   options: { root: { type: 'string' }, person: { type: 'string' }, marks: { type: 'string' } },

@@ -2,7 +2,7 @@ import { MutationObserver, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
-import { queryKey, studioMutationOptions } from './studio-queries';
+import { queryKey, studioMutationOptions } from '../app/studio-queries';
 
 /** A studio whose every call answers `answer` (or fails with it), recording what was asked. */
 function fakeStudio(answer: unknown, fail = false) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, rowsFromPrompts } from './compose-store';
-import { applyReplacements, replacementsIn } from './find-replace';
+import { emptyDraft, rowsFromPrompts } from '../compose/compose-store';
+import { applyReplacements, replacementsIn } from '../compose/find-replace';
 
 const items = rowsFromPrompts(
   [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
-import { keyHandler, keysLabel, matchesCombo, SCREEN_SHORTCUTS } from './shortcuts';
+import { keyHandler, keysLabel, matchesCombo, SCREEN_SHORTCUTS } from '../shell/shortcuts';
 
 type Keys = Partial<Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>>;
 const press = (e: Keys) =>

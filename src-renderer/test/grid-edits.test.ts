@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
-import { emptyDraft, rowsFromPrompts } from './compose-store';
-import { cellsOf, clearCells, fillDown, pasteCells } from './grid-edits';
+import { emptyDraft, rowsFromPrompts } from '../compose/compose-store';
+import { cellsOf, clearCells, fillDown, pasteCells } from '../compose/grid-edits';
 
 function draftOf(prompts: string[]): Draft {
   const d = emptyDraft('m');

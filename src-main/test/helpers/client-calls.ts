@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { BatchClient } from '../services/gateway/batch-client';
-import { wireBatchSchema, wireItemSchema } from '../services/gateway/batch-wire';
-import { sniffImageType } from '../services/storage/file-names';
-import { KbClient } from '../services/kb/kb-client';
-import { RealtimeClient } from '../services/realtime/realtime-client';
+import { BatchClient } from '../../services/gateway/batch-client';
+import { wireBatchSchema, wireItemSchema } from '../../services/gateway/batch-wire';
+import { sniffImageType } from '../../services/storage/file-names';
+import { KbClient } from '../../services/kb/kb-client';
+import { RealtimeClient } from '../../services/realtime/realtime-client';
 import { PNG_1X1 } from './hostile-gateway';
 
 // The calls the studio's gateway clients expose, for gateway-answers-fuzz.test.ts: a valid answer of

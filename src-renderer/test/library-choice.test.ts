@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReviewMark } from '../../src-shared/library-view';
-import { chooseOne, type ChoiceMark } from './library-choice';
-import { recordMarkStep, undoWrites, useMarkHistory } from './library-mark-history';
+import { chooseOne, type ChoiceMark } from '../library/library-choice';
+import { recordMarkStep, undoWrites, useMarkHistory } from '../library/library-mark-history';
 
 /** Images' marks as on disk, written and recorded for undo the way the gallery's marks are. */
 function library(initial: Record<string, ReviewMark>) {

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LibraryChanged } from '../../src-shared/library-view';
-import { LibraryCatalog } from '../services/library/catalog/library-catalog';
-import { LibraryHomes } from '../services/library/catalog/library-home';
+import type { LibraryChanged } from '../../../src-shared/library-view';
+import { LibraryCatalog } from '../../services/library/catalog/library-catalog';
+import { LibraryHomes } from '../../services/library/catalog/library-home';
 
 /** One studio data folder per test file: its catalogs outlive a catalog closed and opened again, as a restart's do. */
 const homes = new LibraryHomes(mkdtempSync(join(tmpdir(), 'studio-catalog-home-')));

@@ -1,4 +1,4 @@
-import type { Draft } from '../../src-shared/draft';
+import type { Draft } from '../../../src-shared/draft';
 
 /**
  * A draft of one PNG per prompt on the default model, its rows named `${rowPrefix}1`, `${rowPrefix}2`…:

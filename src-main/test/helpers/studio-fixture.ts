@@ -3,12 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { FileSecretStore } from '../services/secrets/secret-store';
+import { FileSecretStore } from '../../services/secrets/secret-store';
 import {
   createStudioServices,
   type StudioServices,
   type StudioServicesOptions,
-} from '../services/studio-services';
+} from '../../services/studio-services';
 
 export type TestServices = StudioServices & { dataDir: string };
 

@@ -2,9 +2,9 @@
 // started again on the same data folder, against a gateway that outlives it.
 import Conf from 'conf';
 import { parseArgs } from 'node:util';
-import type { Draft } from '../../src-shared/draft';
-import { FileSecretStore } from '../services/secrets/secret-store';
-import { createStudioServices } from '../services/studio-services';
+import type { Draft } from '../../../src-shared/draft';
+import { FileSecretStore } from '../../services/secrets/secret-store';
+import { createStudioServices } from '../../services/studio-services';
 
 const { values } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ export function runUnderKill(
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './src-main/test/kill-at-rename.mjs', script, ...args],
+      ['--import', 'tsx', '--import', './src-main/test/helpers/kill-at-rename.mjs', script, ...args],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KILL_AT_RENAME: String(killAt) } },
     );
     const lines: string[] = [];

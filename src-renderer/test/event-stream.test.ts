@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBrowserMode } from '../../src-main/web/browser-mode';
-import { followEventStream, readEventStream, reconnectWaitMs, type EventStreamState } from './event-stream';
+import { followEventStream, readEventStream, reconnectWaitMs, type EventStreamState } from '../app/event-stream';
 
 /** A response body that arrives in the given pieces, as a network delivers it. */
 function bodyOf(pieces: string[]) {

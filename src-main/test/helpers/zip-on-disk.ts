@@ -1,9 +1,9 @@
 import { createReadStream, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ZipLimits } from '../services/zip/zip-entries';
-import type { IngestedZip } from '../services/zip/zip-ingest';
-import { ingestBatchZip } from '../services/zip/zip-stream-ingest';
+import type { ZipLimits } from '../../services/zip/zip-entries';
+import type { IngestedZip } from '../../services/zip/zip-ingest';
+import { ingestBatchZip } from '../../services/zip/zip-stream-ingest';
 
 /**
  * A batch ZIP already on disk (a test's archive), verified and extracted by the same

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clampCell, rangeOf } from './grid-range';
-import { parseMarks, rowMarks, selectedRange, useGridSelection } from './grid-selection';
+import { clampCell, rangeOf } from '../compose/grid-range';
+import { parseMarks, rowMarks, selectedRange, useGridSelection } from '../compose/grid-selection';
 
 const marksOf = (row: number) => parseMarks(rowMarks(useGridSelection.getState(), row));
 

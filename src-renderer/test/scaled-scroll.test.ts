@@ -9,7 +9,7 @@ import {
   scrollHeightOf,
   scrollTopFor,
   type RowLayout,
-} from './scaled-scroll';
+} from '../library/scaled-scroll';
 
 /** Chromium's limit on an element's height. */
 const CHROMIUM_MAX = 33_554_430;

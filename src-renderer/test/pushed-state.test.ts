@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { writePushed } from './studio-queries';
+import { writePushed } from '../app/studio-queries';
 
 /**
  * A read of main's state whose first answer is served at once but read late (a slow response), as

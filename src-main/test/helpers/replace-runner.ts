@@ -11,8 +11,8 @@
 import Conf from 'conf';
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FileSecretStore } from '../services/secrets/secret-store';
-import { createStudioServices } from '../services/studio-services';
+import { FileSecretStore } from '../../services/secrets/secret-store';
+import { createStudioServices } from '../../services/studio-services';
 import { promptsDraft } from './prompts-draft';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromTsv, toTsv } from './tsv';
+import { fromTsv, toTsv } from '../compose/tsv';
 
 describe('TSV as Sheets and Excel copy it', () => {
   it('joins cells with tabs and rows with line breaks', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src-shared/batch-view';
 import { runModelsOf } from '../compose/run-models';
-import { groupByRun } from './RunGroup';
+import { groupByRun } from '../batches/RunGroup';
 
 const batch = (id: string, runId: string | null) => ({ id, runId }) as BatchView;
 const family = (id: string, runId: string | null) => ({ root: batch(id, runId), children: [] });

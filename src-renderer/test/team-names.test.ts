@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { translatorIn } from '../../src-shared/i18n/translator';
 import type { TeamMarks } from '../../src-shared/person';
 import type { LibraryFilter, LibraryImage, LibraryResult } from '../../src-shared/library-view';
-import { marksFromEvent, patchMarks, windowKey } from './library-windows';
-import { teamNames, teamSummary } from './team-names';
+import { marksFromEvent, patchMarks, windowKey } from '../library/library-windows';
+import { teamNames, teamSummary } from '../library/team-names';
 
 const team: TeamMarks = {
   picks: 2,
