@@ -54,6 +54,77 @@ const ROOM_LAYERS = [
   ['studio-services'],
 ];
 
+/**
+ * Where each room's tests are (src-main/test/<name>.test.ts), so a service is found from its tests'
+ * names and the other way round. Every room of ROOM_LAYERS has an entry, and every test named exists.
+ */
+const ROOM_TESTS = {
+  log: ['studio-log'],
+  'lazy-imports': ['kb-token-count', 'contact-sheet', 'table-import'],
+  'external-links': ['studio-dispatch'],
+  dispatch: ['studio-dispatch', 'web-api-fuzz'],
+  storage: ['durability', 'disk-full', 'data-folder-lock'],
+  secrets: ['key-secrecy'],
+  settings: ['library-dir-setting', 'start-path'],
+  gateway: [
+    'batch-wire',
+    'gateway-variants',
+    'gateway-answers-fuzz',
+    'harsh-gateway',
+    'damaged-answers',
+    'retry-policy',
+  ],
+  zip: ['zip-stream', 'zip-stream-fuzz', 'zip-stream-download', 'zip-inflate', 'zip-ingest'],
+  'library/folders': ['batch-library-folder', 'library-folder-check', 'library-arriving', 'team-files'],
+  profiles: ['profile-switch'],
+  people: ['team-people'],
+  connection: ['studio-dispatch', 'key-secrecy'],
+  'library/catalog': [
+    'library-catalog',
+    'library-index',
+    'library-first-build',
+    'library-stacks',
+    'library-truth',
+  ],
+  'library/sharing': [
+    'shared-library',
+    'shared-downloads',
+    'team-syncthing',
+    'team-interleavings',
+    'marks-kills',
+  ],
+  'library/images': ['image-routes', 'library-index'],
+  references: ['image-routes', 'batch-engine'],
+  drafts: ['table-import', 'table-import-fuzz'],
+  updates: [
+    'update-service',
+    'update-availability',
+    'update-busy-guard',
+    'update-menu-check',
+    'lazy-updater-engine',
+  ],
+  realtime: ['realtime-client', 'realtime-jobs', 'realtime-truth'],
+  'library/changes': ['change-journal', 'library-live'],
+  'library/export': ['library-export'],
+  'contact-sheet': ['contact-sheet'],
+  batches: [
+    'batch-engine',
+    'batch-trust',
+    'batch-faults',
+    'batch-kills',
+    'batch-run',
+    'batch-costs-events',
+    'send-guard',
+    'spending',
+    'poll-schedule',
+    'progress-coalescer',
+  ],
+  kb: ['kb-push', 'kb-truth', 'kb-token-count'],
+  reuse: ['image-reuse'],
+  'api-methods': ['studio-dispatch', 'web-api-fuzz'],
+  'studio-services': ['services-start'],
+};
+
 /** Imports across parts that are meant, each with its reason. */
 const MEANT = {
   'src-main/services/studio-services.ts -> sandbox/gateway.ts':
@@ -149,6 +220,16 @@ for (const file of files) {
         problems.push(`${file} imports ${target}: the room ${from} may not import ${to} (see ROOM_LAYERS).`);
       }
     }
+  }
+}
+
+// Tests: every room says where its tests are, and they are there.
+for (const room of ROOM_LAYERS.flat()) {
+  const tests = ROOM_TESTS[room];
+  if (!tests?.length) problems.push(`The room ${room} names no tests in ROOM_TESTS (build/check-rooms.mjs).`);
+  for (const name of tests ?? []) {
+    if (!known.has(`src-main/test/${name}.test.ts`))
+      problems.push(`ROOM_TESTS: src-main/test/${name}.test.ts is missing.`);
   }
 }
 

@@ -96,16 +96,4 @@ export const libraryMethods = {
     input: byId,
     output: z.object({ ancestors: z.array(libraryImageSchema), descendants: z.array(libraryImageSchema) }),
   },
-  /**
-   * "Use as reference" / "Vary": a library image or a realtime result stored as a reference image,
-   * its bytes unchanged, read by the main process (no bytes in JSON), remembering where it came from.
-   */
-  'reuse.reference': {
-    input: z.union([
-      z.object({ libraryId: z.string() }).strict(),
-      z.object({ realtimeJobId: z.string() }).strict(),
-      z.object({ batchId: z.string(), customId: z.string() }).strict(),
-    ]),
-    output: referenceImageSchema,
-  },
 } as const;

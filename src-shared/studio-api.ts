@@ -239,6 +239,18 @@ export const studioMethods = {
   },
   ...libraryMethods,
   /**
+   * "Use as reference" / "Vary": a library image or a realtime result stored as a reference image,
+   * its bytes unchanged, read by the main process (no bytes in JSON), remembering where it came from.
+   */
+  'reuse.reference': {
+    input: z.union([
+      z.object({ libraryId: z.string() }).strict(),
+      z.object({ realtimeJobId: z.string() }).strict(),
+      z.object({ batchId: z.string(), customId: z.string() }).strict(),
+    ]),
+    output: referenceImageSchema,
+  },
+  /**
    * "Regenerate": what a library image was made with: its prompt, its model and its reference
    * images (from its batch folder's references/), ready to open in Compose.
    */

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { auditLibrary, stagingLeftovers } from './helpers/library-audit';
 import { runUnderKill } from './helpers/killed-runner';
 

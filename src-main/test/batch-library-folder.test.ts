@@ -15,11 +15,11 @@ import { translatorIn } from '../../src-shared/i18n/translator';
 import { DOWNLOAD_RETRY_CAP } from '../services/batches/download-scheduler';
 import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 import { soleMarksOnDisk } from './helpers/marks-on-disk';
+import { FLASH } from './helpers/prompts-draft';
 
 // A batch already in the library: what "Download now" does with it, and how its record follows
 // the folder on disk. Real services against the real sandbox over HTTP.
 const KEY = 'sk-sandbox-alice';
-const FLASH = 'imgvendor-3.1-flash-image';
 
 /**
  * A gateway in front of the sandbox that logs every request it forwards, so a test can say which

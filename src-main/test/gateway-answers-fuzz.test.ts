@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
 import { echoedKeyForms } from '../../sandbox/key-echo';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { clientCalls, realtimeAnswer, type Call } from './helpers/client-calls';
 import { damageShape, PROXY_PAGES, startHostileGateway, type HostileAnswer } from './helpers/hostile-gateway';
 

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { KB_LIMITS } from '../services/kb/kb-rows';
 import { loadTokenCounter } from '../services/kb/token-count';
 import { call, startServices } from './helpers/studio-fixture';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { readTable, type ImportedTable } from '../services/drafts/table-import';
 import { tableText } from '../services/drafts/table-text';
 import { encodable, saveAs, type SavedEncoding } from './helpers/table-encodings';

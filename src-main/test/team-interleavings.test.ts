@@ -2,10 +2,16 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { Collections } from '../services/library/folders/boards';
 import { promptsDraft } from './helpers/prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './helpers/studio-fixture';
+import {
+  call,
+  startServices,
+  submitAndDownload,
+  waitUntil,
+  type TestServices,
+} from './helpers/studio-fixture';
 
 /**
  * Two studios (each with its own data folder, catalog and gateway) on one library folder, doing

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptsDraft } from './helpers/prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './helpers/studio-fixture';
+import {
+  call,
+  startServices,
+  submitAndDownload,
+  waitUntil,
+  type TestServices,
+} from './helpers/studio-fixture';
 import { startSyncthingPair, syncthingMissing, type SyncthingPair } from './helpers/syncthing-pair';
 
 // Two studios on two machines' library folders, kept in step by two real Syncthing instances on

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import type { VerifiedImage } from '../services/zip/zip-stream-ingest';
 import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './helpers/zip-by-hand';
 

@@ -1,12 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startBrowserMode } from '../../src-main/web/browser-mode';
-import { followEventStream, readEventStream, reconnectWaitMs, type EventStreamState } from '../app/event-stream';
+import { describe, expect, it } from 'vitest';
+import {
+  followEventStream,
+  readEventStream,
+  reconnectWaitMs,
+  type EventStreamState,
+} from '../app/event-stream';
+import { startTestBrowserMode } from '../../src-main/test/helpers/browser-mode-fixture';
 
 /** A response body that arrives in the given pieces, as a network delivers it. */
 function bodyOf(pieces: string[]) {
@@ -99,18 +101,7 @@ describe('following a stream over HTTP', () => {
   });
 
   it("hears the studio's own events from the browser-mode host", async () => {
-    const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-    const { host, services } = await startBrowserMode({
-      port: 0,
-      dataDir: mkdtempSync(join(tmpdir(), 'studio-events-')),
-      rendererDir,
-      sandboxTimeScale: 1000,
-    });
-    afterAll(async () => {
-      await host.close();
-      await services.close();
-    });
+    const { host } = await startTestBrowserMode('events');
     const stop = new AbortController();
     const heard: unknown[] = [];
     const following = followEventStream({

@@ -5,11 +5,11 @@ import { sniffImageType } from '../../services/storage/file-names';
 import { KbClient } from '../../services/kb/kb-client';
 import { RealtimeClient } from '../../services/realtime/realtime-client';
 import { PNG_1X1 } from './hostile-gateway';
+import { FLASH } from './prompts-draft';
 
 // The calls the studio's gateway clients expose, for gateway-answers-fuzz.test.ts: a valid answer of
 // each, and what the rest of the studio relies on in what the call gives back.
 
-const FLASH = 'imgvendor-3.1-flash-image';
 const batchObject = (id = 'imgbatch_0f3a') => ({
   id,
   object: 'batch',

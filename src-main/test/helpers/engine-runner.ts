@@ -1,10 +1,8 @@
 // The studio's batch services as their own process, for the kill test: it is killed at random moments and
 // started again on the same data folder, against a gateway that outlives it.
-import Conf from 'conf';
 import { parseArgs } from 'node:util';
 import type { Draft } from '../../../src-shared/draft';
-import { FileSecretStore } from '../../services/secrets/secret-store';
-import { createStudioServices } from '../../services/studio-services';
+import { servicesOnDisk, useGatewayUnderTest } from './services-on-disk';
 
 const { values } = parseArgs({
   options: {
@@ -14,29 +12,9 @@ const { values } = parseArgs({
   },
 });
 const dataDir = values.data!;
-const store = new Conf<Record<string, unknown>>({
-  cwd: dataDir,
-  configName: 'settings',
-  projectName: 'engine-runner',
-});
-const services = await createStudioServices({
-  host: 'browser',
-  version: 'runner',
-  dataDir,
-  store,
-  secrets: new FileSecretStore(dataDir),
-  sandboxTimeScale: 1000,
-  gatewaySpeed: 500,
-});
+const services = await servicesOnDisk(dataDir, 'engine-runner', { version: 'runner', gatewaySpeed: 500 });
 
-let profile = services.profiles.list().find((p) => p.name === 'Gateway under test');
-if (!profile)
-  profile = services.profiles.save({
-    name: 'Gateway under test',
-    baseUrl: values.gateway!,
-    gatewayKey: 'sk-sandbox-alice',
-  });
-services.profiles.activate(profile.id);
+useGatewayUnderTest(services, values.gateway!);
 
 services.events.subscribe((event, payload: any) => {
   if (event === 'download.progress' && payload.phase === 'downloading')

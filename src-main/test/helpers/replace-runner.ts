@@ -8,11 +8,9 @@
 // Under kill-at-rename.mjs, renames are counted from the moment `replace` or `session` starts work.
 // Each step that finished prints a line (written synchronously, so it is out before the next
 // rename), so the test knows which outcomes the user was already shown when the kill came.
-import Conf from 'conf';
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FileSecretStore } from '../../services/secrets/secret-store';
-import { createStudioServices } from '../../services/studio-services';
+import { servicesOnDisk, useGatewayUnderTest } from './services-on-disk';
 import { promptsDraft } from './prompts-draft';
 
 const { values } = parseArgs({
@@ -24,27 +22,8 @@ const { values } = parseArgs({
   },
 });
 const dataDir = values.data!;
-const services = await createStudioServices({
-  host: 'browser',
-  version: 'runner',
-  dataDir,
-  store: new Conf<Record<string, unknown>>({
-    cwd: dataDir,
-    configName: 'settings',
-    projectName: 'replace-runner',
-  }),
-  secrets: new FileSecretStore(dataDir),
-  sandboxTimeScale: 1000,
-  gatewaySpeed: 500,
-});
-let profile = services.profiles.list().find((p) => p.name === 'Gateway under test');
-if (!profile)
-  profile = services.profiles.save({
-    name: 'Gateway under test',
-    baseUrl: values.gateway!,
-    gatewayKey: 'sk-sandbox-alice',
-  });
-services.profiles.activate(profile.id);
+const services = await servicesOnDisk(dataDir, 'replace-runner', { version: 'runner', gatewaySpeed: 500 });
+const profile = useGatewayUnderTest(services, values.gateway!);
 
 const say = (line: string) => writeSync(1, `${line}\n`);
 async function until(done: () => boolean): Promise<void> {

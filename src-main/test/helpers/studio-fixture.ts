@@ -1,14 +1,9 @@
-import Conf from 'conf';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { FileSecretStore } from '../../services/secrets/secret-store';
-import {
-  createStudioServices,
-  type StudioServices,
-  type StudioServicesOptions,
-} from '../../services/studio-services';
+import type { StudioServices, StudioServicesOptions } from '../../services/studio-services';
+import { servicesOnDisk } from './services-on-disk';
 
 export type TestServices = StudioServices & { dataDir: string };
 
@@ -20,17 +15,7 @@ export async function startServices(
   options: Partial<StudioServicesOptions> & { dataDir?: string; keepOpen?: boolean } = {},
 ): Promise<TestServices> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-test-'));
-  const services = await createStudioServices({
-    host: 'browser',
-    version: '0.0.0-test',
-    dataDir,
-    store: new Conf<Record<string, unknown>>({
-      cwd: dataDir,
-      configName: 'settings',
-      projectName: 'studio-test',
-    }),
-    secrets: new FileSecretStore(dataDir),
-    sandboxTimeScale: 1000,
+  const services = await servicesOnDisk(dataDir, 'studio-test', {
     ...options,
     sandbox: { ...options.sandbox, config: { itemFailureRate: 0, ...options.sandbox?.config } },
   });
