@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { HEARTBEAT_MS } from '../../storage/data-folder-lock';
 import { logCaught } from '../../log/studio-log';
 import { makeDir } from '../../storage/atomic-file';
-import { LEGACY_STAGING_DIR, newStagingDir, recoverReplaced, removeLibraryLeftovers } from '../folders/batch-folder';
+import {
+  LEGACY_STAGING_DIR,
+  newStagingDir,
+  recoverReplaced,
+  removeLibraryLeftovers,
+} from '../folders/batch-folder';
 import { safeName } from '../../storage/file-names';
 import { createOwnerFile, heartbeat, otherOwnerLives, readOwner } from './studio-owner';
 
