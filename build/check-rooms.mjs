@@ -7,12 +7,14 @@
 //  4. Every file under 300 lines in the renderer and 400 elsewhere.
 // Written here rather than with dependency-cruiser: the rules are a few dozen lines over TypeScript's
 // own import scanner (ts.preProcessFile, already a dependency), and no new package is needed.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+// `--root DIR` checks another tree (the check's own test gives it small ones).
+const rootArg = process.argv.indexOf('--root');
+const ROOT = rootArg > 0 ? process.argv[rootArg + 1] : join(dirname(fileURLToPath(import.meta.url)), '..');
 const FOLDERS = ['src-main', 'src-renderer', 'src-shared', 'src-preload', 'sandbox', 'e2e', 'bench', 'build'];
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 const TEST_CODE = /(^|\/)(test|e2e|bench|build)\/|\.test\.tsx?$/;
@@ -169,7 +171,7 @@ function roomOf(file) {
 }
 
 const layerOf = new Map(ROOM_LAYERS.flatMap((rooms, i) => rooms.map((room) => [room, i])));
-const files = FOLDERS.flatMap((dir) => walk(dir, []));
+const files = FOLDERS.filter((dir) => existsSync(join(ROOT, dir))).flatMap((dir) => walk(dir, []));
 const known = new Set(files);
 const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.mjs', '.js', '/index.ts', '/index.tsx'];
 
