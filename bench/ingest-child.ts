@@ -11,11 +11,11 @@ import {
   newStagingDir,
   publishBatchFolder,
   type BatchFile,
-} from '../src-main/services/library/batch-folder';
-import { stagingAreaOf } from '../src-main/services/library/studio-staging';
+} from '../src-main/services/library/folders/batch-folder';
+import { stagingAreaOf } from '../src-main/services/library/sharing/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
-import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
-import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
+import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
+import { ingestBatchZip } from '../src-main/services/zip/zip-stream-ingest';
 
 const [baseUrl, batchId, successCount, keep] = [
   process.argv[2]!,

@@ -7,7 +7,7 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channe
 import { isAllowedExternalUrl } from '../services/external-links';
 import { initStudioLog, logCaught, logFolder, logInfo, logUncaughtErrors } from '../services/log/studio-log';
 import { FileSecretStore } from '../services/secrets/secret-store';
-import { makeDirSync } from '../services/library/atomic-file';
+import { makeDirSync } from '../services/storage/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import type { StudioServices } from '../services/studio-services';
 import { translatorIn } from '../../src-shared/i18n/translator';

@@ -2,11 +2,17 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../services/batches/poll-schedule';
-import { Collections } from '../services/library/collections';
-import { personMarksOnDisk } from './marks-on-disk';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
+import { seededRandom } from './helpers/seeded-random';
+import { Collections } from '../services/library/folders/boards';
+import { personMarksOnDisk } from './helpers/marks-on-disk';
+import { promptsDraft } from './helpers/prompts-draft';
+import {
+  call,
+  startServices,
+  submitAndDownload,
+  waitUntil,
+  type TestServices,
+} from './helpers/studio-fixture';
 
 /**
  * Two studios (each with its own data folder, catalog and gateway) on one library folder, doing

@@ -12,6 +12,7 @@ import { AddToBoardDialog } from './AddToBoardDialog';
 import { CompareAcrossModelsHost } from './CompareAcrossModels';
 import { CompareView } from './CompareView';
 import { LibraryBoards } from './LibraryBoards';
+import { LibraryCount } from './LibraryCount';
 import { LibraryFilters } from './LibraryFilters';
 import { LibraryGrid } from './LibraryGrid';
 import { LibraryLightbox } from './LibraryLightbox';
@@ -28,45 +29,12 @@ import { ReferenceTargetDialog } from './ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
 import { useReuse } from './use-reuse';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
-import { focusCell, resetSelection, selectionTargets, useSelection } from './library-selection';
+import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';
 import './library.css';
 import './library-page.css';
 
 const INITIAL_FILTER: LibraryFilter = { review: 'any', minStars: 0, sort: 'newest' };
-
-/**
- * How many images the list has, of the library's, and how many are selected. While a first build
- * runs (`indexing`), what is indexed is not the total: the estimate is shown, or no total at all
- * before there is one.
- */
-function LibraryCount({
-  shown,
-  count,
-  indexing,
-}: {
-  shown: number;
-  /** The library's count, from the overview: nothing is said before it is known. */
-  count: number | undefined;
-  indexing?: { about?: number };
-}) {
-  const { t } = useTranslation();
-  const selected = useSelection((s) => s.selected.size);
-  const text =
-    count === undefined
-      ? ''
-      : !indexing
-        ? t('library.count', { shown, count })
-        : indexing.about !== undefined
-          ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
-          : t('library.countIndexingSoFar', { count: shown });
-  return (
-    <span className="muted" role="status" data-testid="library-count" data-indexing={!!indexing}>
-      {text}
-      {selected > 0 && ` · ${t('library.selected', { count: selected })}`}
-    </span>
-  );
-}
 
 /**
  * The Library: filters, actions and a virtual gallery over windows of the filtered list, with the

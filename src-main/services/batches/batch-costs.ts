@@ -1,5 +1,5 @@
 import type { CostSummary } from '../../../src-shared/batch-view';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { BatchRecords } from './batch-records';
 import { isTerminal } from './tracked-batch';
 

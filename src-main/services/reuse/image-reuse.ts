@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { ReferenceImage } from '../../../src-shared/draft';
 import type { MethodOutput } from '../../../src-shared/studio-api';
 import { StudioError } from '../../../src-shared/studio-error';
-import { BATCH_FILE } from '../library/batch-folder';
-import type { LibraryCatalog } from '../library/library-catalog';
+import { BATCH_FILE } from '../library/folders/batch-folder';
+import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import { logCaught } from '../log/studio-log';
 import type { ReferenceStore } from '../references/reference-store';
 

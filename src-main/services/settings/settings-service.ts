@@ -9,7 +9,7 @@ import {
   type Settings,
   type SettingsPatch,
 } from '../../../src-shared/settings';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { KeyValueStore } from './key-value-store';
 import { checkLibraryDir, plausibleLibraryDir, resolveLibraryDir } from './library-dir';
 
