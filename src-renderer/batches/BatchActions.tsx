@@ -9,7 +9,7 @@ import { confirmAction, withdrawQuestion } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useMoney } from './money';
 import { sendWithQuestions } from './send-questions';
-import { userTimeZone } from './use-spending';
+import { localTimeZone } from '../../src-shared/money';
 import { useBatchActions } from './use-batch-actions';
 
 /** The time a download was asked for, read in event handlers only. */
@@ -156,7 +156,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
               setRetryBusy(true);
               const retry = ask('retry');
               try {
-                const timeZone = userTimeZone();
+                const timeZone = localTimeZone();
                 const result = await sendWithQuestions(
                   (confirm) => retry.mutateAsync({ id, confirm, timeZone }),
                   { t, money, ago },

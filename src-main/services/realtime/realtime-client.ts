@@ -7,7 +7,7 @@ import {
   readText,
   type GatewayResponse,
 } from '../gateway/gateway-request';
-import { sniffImageType } from '../library/file-names';
+import { EXTENSION_OF_MIME, sniffImageType } from '../library/file-names';
 import { retryPolicies, withRetry } from '../retry-policy';
 import { isCapacityProblem } from './realtime-retry-table';
 
@@ -62,7 +62,7 @@ export function asPolicyRefusal(error: StudioError): StudioError {
 }
 
 function extensionOf(mime: string): string {
-  return mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
+  return EXTENSION_OF_MIME[mime] ?? 'png';
 }
 
 /**
