@@ -4,10 +4,10 @@ import { downloadOffer, inLibrary as isInLibrary } from '../../src-shared/batch-
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
 import { StudioError } from '../../src-shared/studio-error';
-import { useAgo } from '../compose/time-ago';
+import { useAgo } from '../shared/time-ago';
 import { confirmAction, withdrawQuestion } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 import { sendWithQuestions } from './send-questions';
 import { localTimeZone } from '../../src-shared/money';
 import { useBatchActions } from './use-batch-actions';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
 import { sumMoney } from '../../src-shared/money';
 import { BatchCard, BatchProgress } from './BatchCard';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 
 interface Family {
   root: BatchView;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 import { localTimeZone } from '../../src-shared/money';
 import './spending.css';
 

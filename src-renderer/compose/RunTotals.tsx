@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useStudioQuery } from '../app/studio-queries';
-import { useMoney } from '../batches/money';
+import { useMoney } from '../shared/money-format';
 import { localTimeZone } from '../../src-shared/money';
 
 /**

@@ -3,10 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
-import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
-import { emptyDraft, useCompose } from '../compose/compose-store';
-import { draftActions } from '../compose/draft-actions';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AddToBoardDialog } from './AddToBoardDialog';
 import { CompareAcrossModelsHost } from './CompareAcrossModels';
@@ -24,9 +21,9 @@ import { ThumbSizeSlider } from './ThumbSizeSlider';
 import { keepBest, stackFilter } from './library-stacks';
 import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
-import { ReferenceTargetDialog } from './ReferenceTargetDialog';
+import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
-import { useReuse } from './use-reuse';
+import { useReuse } from '../shared/use-reuse';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets, useSelection } from './library-selection';
 import { imagesById } from './library-windows';
@@ -77,7 +74,6 @@ export function LibraryScreen() {
   const { t } = useTranslation();
   const studio = useStudio();
   const client = useQueryClient();
-  const go = useNavigation((s) => s.go);
   // The filter survives a reload (and so does the place in the list, with the selection).
   const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
@@ -145,15 +141,6 @@ export function LibraryScreen() {
     void imagesById(studio, client, ids)
       .then(setCompare)
       .catch((err: unknown) => setError(StudioError.from(err)));
-
-  function usePrompt(prompt: string) {
-    const compose = useCompose.getState();
-    if (!compose.draft) compose.load(emptyDraft());
-    useCompose
-      .getState()
-      .change(draftActions.insertPrompts(useCompose.getState().draft!.items.length, [prompt]));
-    go('compose');
-  }
 
   const indexing = overview.data?.indexing;
   const shownError = error ?? listError ?? overview.error ?? undefined;
@@ -261,7 +248,7 @@ export function LibraryScreen() {
             scroller.current?.focus();
           }}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
           onKeepBest={onKeepBest}
@@ -276,7 +263,7 @@ export function LibraryScreen() {
           onIndex={() => undefined}
           onClose={() => setSingle(undefined)}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
         />

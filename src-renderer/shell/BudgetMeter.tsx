@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigation } from '../app/navigation-store';
 import { useStudioQuery } from '../app/studio-queries';
-import { useMoney } from '../batches/money';
+import { useMoney } from '../shared/money-format';
 import { localTimeZone } from '../../src-shared/money';
 import './budget.css';
 
