@@ -8,6 +8,7 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { AddToBoardDialog } from './AddToBoardDialog';
 import { CompareAcrossModelsHost } from './CompareAcrossModels';
 import { CompareView } from './CompareView';
+import { closeChoice, openChoice, useOpenChoice } from './library-choice';
 import { LibraryBoards } from './LibraryBoards';
 import { LibraryFilters } from './LibraryFilters';
 import { LibraryGrid } from './LibraryGrid';
@@ -74,6 +75,7 @@ export function LibraryScreen() {
   const { t } = useTranslation();
   const studio = useStudio();
   const client = useQueryClient();
+  const compare = useOpenChoice('compare');
   // The filter survives a reload (and so does the place in the list, with the selection).
   const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
@@ -81,7 +83,6 @@ export function LibraryScreen() {
   const { shown, total, error: listError } = useShownList(filter);
   const overview = useLibraryOverview(total !== undefined || !!listError);
   const [lightbox, setLightbox] = useState<number>();
-  const [compare, setCompare] = useState<LibraryImage[]>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<StudioError>();
   const scroller = useRef<HTMLDivElement>(null);
@@ -139,7 +140,7 @@ export function LibraryScreen() {
 
   const openCompare = (ids: string[]) =>
     void imagesById(studio, client, ids)
-      .then(setCompare)
+      .then((items) => openChoice({ kind: 'compare', items }))
       .catch((err: unknown) => setError(StudioError.from(err)));
 
   const indexing = overview.data?.indexing;
@@ -287,7 +288,7 @@ export function LibraryScreen() {
           onClose={() => setReferenceFor(undefined)}
         />
       )}
-      {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
+      {compare && <CompareView items={compare.items} onClose={closeChoice} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
     </section>
