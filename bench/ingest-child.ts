@@ -10,8 +10,8 @@ import {
   batchFolderName,
   newStagingDir,
   publishBatchFolder,
-  type BatchFile,
 } from '../src-main/services/library/folders/batch-folder';
+import type { BatchJson } from '../src-main/services/library/folders/batch-json';
 import { stagingAreaOf } from '../src-main/services/library/sharing/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
 import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
@@ -60,10 +60,9 @@ const batch = {
   id: 'imgbatch_bench',
   task_name: 'bench',
   created_at: Math.floor(Date.now() / 1000),
-} as BatchFile['batch'];
+} as BatchJson['batch'];
 const folder = batchFolderName(batch);
 await publishBatchFolder(library, staging, folder, {
-  format: 'batch-image-studio.batch/1',
   batch,
   profile: { id: 'bench', name: 'bench' },
   lineage: { rootBatchId: batch.id, parentBatchId: null },

@@ -5,6 +5,20 @@ export const LANGUAGES = ['en', 'zh-CN'] as const;
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 
+/** A saved or sent value, when it is a language this version speaks. */
+export function isLanguage(value: unknown): value is Language {
+  return (LANGUAGES as readonly unknown[]).includes(value);
+}
+
+/**
+ * The language to start in for a locale (`zh-TW`, `zh_CN.UTF-8`, `en-GB`): any Chinese reads the
+ * Simplified Chinese studio, everything else the English one. The one guess, for the window, main
+ * and a failed start alike.
+ */
+export function languageOfLocale(locale: string | undefined): Language {
+  return /^zh/i.test(locale ?? '') ? 'zh-CN' : 'en';
+}
+
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export type ThemePreference = z.infer<typeof themeSchema>;
 

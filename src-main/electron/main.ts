@@ -11,7 +11,7 @@ import { makeDirSync } from '../services/storage/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import type { StudioServices } from '../services/studio-services';
 import { translatorIn } from '../../src-shared/i18n/translator';
-import type { Language } from '../../src-shared/settings';
+import { isLanguage, languageOfLocale, type Language } from '../../src-shared/settings';
 import { applyAppMenu } from './app-menu';
 import { askBeforeQuitDuringDownload, checkFromMenu, desktopUpdates } from './app-updates';
 import { APP_ID, PRODUCT_NAME } from './product';
@@ -223,7 +223,7 @@ async function start(): Promise<void> {
 /** The language to explain a failed start in: the saved setting when it could be read, else the system's. */
 function startupLanguage(): Language {
   const saved = (store?.get('settings') as { language?: unknown } | undefined)?.language;
-  return saved === 'zh-CN' || saved === 'en' ? saved : /^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en';
+  return isLanguage(saved) ? saved : languageOfLocale(app.getLocale());
 }
 
 /**

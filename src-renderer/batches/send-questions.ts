@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { SEND_REFUSALS, type SendConfirmation } from '../../src-shared/send-refusal';
 import type { StudioError } from '../../src-shared/studio-error';
 import { confirmAction } from '../shell/confirm-store';
-import type { Money } from './money';
+import type { Money } from '../shared/money-format';
 
 export interface QuestionWords {
   t: TFunction;

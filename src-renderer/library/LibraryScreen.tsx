@@ -3,14 +3,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
-import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
-import { emptyDraft, useCompose } from '../compose/compose-store';
-import { draftActions } from '../compose/draft-actions';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AddToBoardDialog } from './AddToBoardDialog';
 import { CompareAcrossModelsHost } from './CompareAcrossModels';
 import { CompareView } from './CompareView';
+import { closeChoice, openChoice, useOpenChoice } from './library-choice';
 import { LibraryBoards } from './LibraryBoards';
 import { LibraryCount } from './LibraryCount';
 import { LibraryFilters } from './LibraryFilters';
@@ -25,9 +23,9 @@ import { ThumbSizeSlider } from './ThumbSizeSlider';
 import { keepBest, stackFilter } from './library-stacks';
 import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
-import { ReferenceTargetDialog } from './ReferenceTargetDialog';
+import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
-import { useReuse } from './use-reuse';
+import { useReuse } from '../shared/use-reuse';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';
@@ -45,7 +43,7 @@ export function LibraryScreen() {
   const { t } = useTranslation();
   const studio = useStudio();
   const client = useQueryClient();
-  const go = useNavigation((s) => s.go);
+  const compare = useOpenChoice('compare');
   // The filter survives a reload (and so does the place in the list, with the selection).
   const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
@@ -53,7 +51,6 @@ export function LibraryScreen() {
   const { shown, total, error: listError } = useShownList(filter);
   const overview = useLibraryOverview(total !== undefined || !!listError);
   const [lightbox, setLightbox] = useState<number>();
-  const [compare, setCompare] = useState<LibraryImage[]>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<StudioError>();
   const scroller = useRef<HTMLDivElement>(null);
@@ -111,17 +108,8 @@ export function LibraryScreen() {
 
   const openCompare = (ids: string[]) =>
     void imagesById(studio, client, ids)
-      .then(setCompare)
+      .then((items) => openChoice({ kind: 'compare', items }))
       .catch((err: unknown) => setError(StudioError.from(err)));
-
-  function usePrompt(prompt: string) {
-    const compose = useCompose.getState();
-    if (!compose.draft) compose.load(emptyDraft());
-    useCompose
-      .getState()
-      .change(draftActions.insertPrompts(useCompose.getState().draft!.items.length, [prompt]));
-    go('compose');
-  }
 
   const indexing = overview.data?.indexing;
   const shownError = error ?? listError ?? overview.error ?? undefined;
@@ -229,7 +217,7 @@ export function LibraryScreen() {
             scroller.current?.focus();
           }}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
           onKeepBest={onKeepBest}
@@ -244,7 +232,7 @@ export function LibraryScreen() {
           onIndex={() => undefined}
           onClose={() => setSingle(undefined)}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
         />
@@ -268,7 +256,7 @@ export function LibraryScreen() {
           onClose={() => setReferenceFor(undefined)}
         />
       )}
-      {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
+      {compare && <CompareView items={compare.items} onClose={closeChoice} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
     </section>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
-import { referenceRoom } from '../library/reference-room';
+import { referenceRoom } from '../shared/reference-room';
 
 const draft = (model: string, shared: string[], rows: string[][]): Draft => ({
   id: 'd',

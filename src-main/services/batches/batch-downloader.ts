@@ -10,9 +10,9 @@ import {
   folderContents,
   publishBatchFolder,
   stageExisting,
-  type BatchFile,
   type FolderContents,
 } from '../library/folders/batch-folder';
+import type { BatchJsonInput } from '../library/folders/batch-json';
 import { UniqueNames, imageStem, safeName } from '../storage/file-names';
 import type { IngestedImage } from '../zip/zip-ingest';
 import { ingestBatchZip, type VerifiedImage } from '../zip/zip-stream-ingest';
@@ -367,7 +367,7 @@ export class BatchDownloader {
           });
         }
         batch = this.set(slot.batch, { state: 'verifying' });
-        const file: BatchFile = {
+        const file: BatchJsonInput = {
           ...record,
           images: record.images.map((i) => ({ ...i, ...fetched.get(i.file) })),
         };

@@ -1,3 +1,5 @@
+import { backoffMs } from '../../../src-shared/backoff';
+
 /**
  * The batch API's polling advice (batch-image-api.md, Events): every 10 to 15 s for the first two
  * minutes after submission, then every 30 s, rising gradually to 60 s for long batches. Pure, so
@@ -18,6 +20,5 @@ export function backoffDelayMs(
   retryAfterMs: number | undefined,
   random: () => number,
 ): number {
-  const backoff = Math.min(300_000, scheduled * 2 ** Math.min(errors, 5));
-  return Math.max(backoff * (0.8 + random() * 0.4), retryAfterMs ?? 0);
+  return Math.max(backoffMs(scheduled, 300_000, errors, random), retryAfterMs ?? 0);
 }

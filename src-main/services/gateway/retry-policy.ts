@@ -1,4 +1,5 @@
 import pRetry from 'p-retry';
+import { around, drawWait, type WaitWindow } from '../../../src-shared/backoff';
 import { StudioError } from '../../../src-shared/studio-error';
 import { outcomeUnknown } from './outcome-unknown';
 import { realtimeRetryable } from './realtime-retry-table';
@@ -13,13 +14,13 @@ export interface RetryPolicy {
   /** Attempts in all, the first included. */
   attempts: number;
   /** The window of the wait before each retry, [shortest, longest] in ms; the last one repeats. */
-  waitsMs: readonly (readonly [number, number])[];
+  waitsMs: readonly WaitWindow[];
   /** Whether this error is worth another attempt; `earlier` are the run's previous errors. */
   retries(error: StudioError, earlier: readonly StudioError[]): boolean;
 }
 
-/** A wait of about `ms`, give or take a fifth. */
-const about = (ms: number) => [ms * 0.8, ms * 1.2] as const;
+/** A wait of about `ms`, give or take the studio's jitter. */
+const about = around;
 
 export const retryPolicies = {
   /**
@@ -78,8 +79,7 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /** The wait before retry `retry` (1 for the second attempt), with its jitter. */
 export function retryWaitMs(policy: RetryPolicy, retry: number, random: () => number = Math.random): number {
-  const [low, high] = policy.waitsMs[Math.min(retry, policy.waitsMs.length) - 1] ?? [0, 0];
-  return low + random() * (high - low);
+  return drawWait(policy.waitsMs[Math.min(retry, policy.waitsMs.length) - 1] ?? [0, 0], random);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   readText,
   type GatewayResponse,
 } from '../gateway/gateway-request';
-import { sniffImageType } from '../storage/file-names';
+import { EXTENSION_OF_MIME, sniffImageType } from '../storage/file-names';
 import { retryPolicies, withRetry } from '../gateway/retry-policy';
 import { isCapacityProblem } from '../gateway/realtime-retry-table';
 
@@ -62,7 +62,7 @@ export function asPolicyRefusal(error: StudioError): StudioError {
 }
 
 function extensionOf(mime: string): string {
-  return mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
+  return EXTENSION_OF_MIME[mime] ?? 'png';
 }
 
 /**

@@ -3,6 +3,7 @@ import { hostname, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PersonStatus } from '../../../src-shared/person';
 import {
+  languageOfLocale,
   settingsPatchSchema,
   settingsSchema,
   type Language,
@@ -17,7 +18,7 @@ export const SANDBOX_PROFILE_ID = 'sandbox';
 
 function systemLanguage(): Language {
   const locale = Intl.DateTimeFormat().resolvedOptions().locale || process.env.LANG || 'en';
-  return /^zh/i.test(locale) ? 'zh-CN' : 'en';
+  return languageOfLocale(locale);
 }
 
 /** The operating system's user, as a person's name until they change it in Settings. */

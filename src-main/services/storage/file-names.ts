@@ -45,11 +45,20 @@ export class UniqueNames {
   }
 }
 
+/** The file extension of each image type the studio keeps: the one map, for every file it names. */
 export const EXTENSION_OF_MIME: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
 };
+
+/**
+ * A name that sorts by time and is safe on every file system, in UTC to the second:
+ * `picks-2026-05-04-13-45-10.zip`.
+ */
+export function timeStampedName(prefix: string, extension: string, at = new Date()): string {
+  return `${prefix}-${at.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.${extension}`;
+}
 
 /** The image type by its magic numbers; gateways may label images application/octet-stream. */
 export function sniffImageType(head: Uint8Array): 'image/png' | 'image/jpeg' | 'image/webp' | undefined {

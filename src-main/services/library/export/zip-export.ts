@@ -1,11 +1,12 @@
 import type { LibraryDetail } from '../../../../src-shared/library-view';
 import type { MethodOutput } from '../../../../src-shared/studio-api';
 import type { ExportDownloads } from './export-downloads';
+import { timeStampedName } from '../../storage/file-names';
 import { exportZip } from './library-export';
 
 /** A name that sorts by time and is safe on every file system: `picks-2026-05-04-13-45-10.zip`. */
 export function exportZipName(at = new Date()): string {
-  return `picks-${at.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.zip`;
+  return timeStampedName('picks', 'zip', at);
 }
 
 export interface ZipExportTarget {

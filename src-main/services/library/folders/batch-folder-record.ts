@@ -5,51 +5,9 @@ import { z } from 'zod';
 import { runIdOf } from '../../../../src-shared/batch-run';
 import { type LibraryOverview, type ReviewMark } from '../../../../src-shared/library-view';
 import { logCaughtUnlessMissing } from '../../log/studio-log';
-import { BATCH_FILE } from './batch-folder';
+import { BATCH_FILE, readBatchJson } from './batch-json';
 import { arrivingUntil } from './folder-arriving';
 import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
-
-const batchFileSchema = z.object({
-  batch: z
-    .object({
-      id: z.string(),
-      task_name: z.string().default(''),
-      model: z.string().default(''),
-      created_at: z.number().default(0),
-      metadata: z.record(z.string(), z.unknown()).nullable().optional().catch(null),
-    })
-    .passthrough(),
-  images: z.array(
-    z.object({
-      customId: z.string(),
-      imageIndex: z.number().default(0),
-      file: z.string(),
-      mime: z.string().default('image/png'),
-      bytes: z.number().default(0),
-      rowIndex: z.number().nullable().default(null),
-      prompt: z.string().default(''),
-      /** Realtime results: the library images used as inputs. */
-      sources: z.array(z.string()).optional(),
-    }),
-  ),
-  draft: z
-    .object({
-      model: z.string().optional(),
-      name: z.string().optional(),
-      metadata: z.record(z.string(), z.unknown()).nullable().optional().catch(null),
-      items: z.array(z.object({ referenceIds: z.array(z.string()).default([]) }).passthrough()).default([]),
-      sharedReferenceIds: z.array(z.string()).default([]),
-      references: z
-        .array(z.object({ id: z.string(), sourceImageId: z.string().optional() }).passthrough())
-        .default([]),
-    })
-    .passthrough()
-    .nullable()
-    .optional()
-    // The draft only adds lineage and a model name: a draft this version cannot read costs those,
-    // never the folder's images.
-    .catch(null),
-});
 
 /** One image of a batch folder, as the catalog stores it. `ord` keeps the folder's own order. */
 export interface FolderImage {
@@ -194,7 +152,7 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
             },
       };
     }
-    const record = batchFileSchema.parse(JSON.parse(await readFile(join(dir, BATCH_FILE), 'utf8')));
+    const record = await readBatchJson(dir);
     const marks = await readFolderMarks(dir);
     for (const [id, person] of marks.people) people.set(id, person.name);
     // A damaged marks file costs its marks, not the images: they are shown, and the folder reported.

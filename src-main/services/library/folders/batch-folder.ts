@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, link, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Draft } from '../../../../src-shared/draft';
 import type { WireBatch } from '../../gateway/batch-wire';
 import { fsyncDir, fsyncTree, makeDir, writeJsonAtomic } from '../../storage/atomic-file';
+import { BATCH_FILE, readBatchJson, writeBatchJson, type BatchJson, type BatchJsonInput } from './batch-json';
 import { COLLECTIONS_FILE } from './boards';
 import { safeName } from '../../storage/file-names';
 import { isSyncTemporary } from './sync-conflicts';
@@ -16,30 +16,6 @@ import { logCaught, logCaughtUnlessMissing } from '../../log/studio-log';
  * folder a replacement moved aside there is still recovered (studio-staging.ts).
  */
 export const LEGACY_STAGING_DIR = '.studio-staging';
-export const BATCH_FILE = 'batch.json';
-export const BATCH_FORMAT = 'batch-image-studio.batch/1';
-
-/** The readable record of a downloaded batch, written last into its folder. */
-export interface BatchFile {
-  format: typeof BATCH_FORMAT;
-  batch: WireBatch;
-  profile: { id: string; name: string };
-  lineage: { rootBatchId: string; parentBatchId: string | null };
-  draft: Draft | null;
-  references: { id: string; name: string; mime: string; file: string }[];
-  images: {
-    customId: string;
-    imageIndex: number;
-    file: string;
-    mime: string;
-    bytes: number;
-    rowIndex: number | null;
-    prompt: string;
-  }[];
-  failures: { customId: string; code: string; message: string; rowIndex: number | null; prompt: string }[];
-  download: { source: 'zip' | 'items'; downloadedAt: string };
-}
-
 /** `2026-11-22 Autumn mugs imgbatch_…`: sorts by date, says what it is, and is unique by id. */
 export function batchFolderName(batch: Pick<WireBatch, 'id' | 'task_name' | 'created_at'>): string {
   const day = new Date((batch.created_at || Date.now() / 1000) * 1000).toISOString().slice(0, 10);
@@ -76,7 +52,7 @@ export async function publishBatchFolder(
   libraryRoot: string,
   staging: string,
   folderName: string,
-  file: BatchFile,
+  file: BatchJsonInput,
   { replace = true }: { replace?: boolean } = {},
 ): Promise<boolean> {
   const target = join(libraryRoot, folderName);
@@ -87,7 +63,7 @@ export async function publishBatchFolder(
   }
   await rm(join(staging, REVIEW_FILE), { force: true });
   await rm(join(staging, REVIEW_DIR), { recursive: true, force: true });
-  await writeJsonAtomic(join(staging, BATCH_FILE), file);
+  await writeBatchJson(staging, file);
   // Every image, reference and record on disk before the folder's name is: a power cut after the
   // rename must not leave a library folder of empty files.
   await fsyncTree(staging);
@@ -196,9 +172,7 @@ export async function recoverReplaced(
     let targetName = placed.get(name)?.target;
     try {
       // Moved aside without an intent (an older studio): the record inside names it.
-      targetName ??= batchFolderName(
-        (JSON.parse(await readFile(join(old, BATCH_FILE), 'utf8')) as BatchFile).batch,
-      );
+      targetName ??= batchFolderName((await readBatchJson(old)).batch);
       const target = join(libraryRoot, targetName);
       if (!existsSync(target)) {
         await rename(old, target);
@@ -246,8 +220,8 @@ export async function removeLibraryLeftovers(libraryRoot: string): Promise<void>
 
 /** A library folder's record with the images it lists that are no longer on disk. */
 export interface FolderContents {
-  record: BatchFile;
-  missing: BatchFile['images'];
+  record: BatchJson;
+  missing: BatchJson['images'];
 }
 
 /**
@@ -259,10 +233,9 @@ export async function folderContents(
   folderName: string,
 ): Promise<FolderContents | undefined> {
   const dir = join(libraryRoot, folderName);
-  let record: BatchFile;
+  let record: BatchJson;
   try {
-    record = JSON.parse(await readFile(join(dir, BATCH_FILE), 'utf8')) as BatchFile;
-    if (!record || !Array.isArray(record.images) || !record.batch) return undefined;
+    record = await readBatchJson(dir);
   } catch (err) {
     logCaughtUnlessMissing('batch folder record read', err);
     return undefined;

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BATCH_FILE } from './batch-folder';
+import { BATCH_FILE } from './batch-json';
 import { isSyncTemporary } from './sync-conflicts';
 
 /**

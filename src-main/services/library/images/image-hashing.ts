@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { logCaught } from '../../log/studio-log';
 import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../../storage/atomic-file';
-import { BATCH_FILE } from '../folders/batch-folder';
+import { BATCH_FILE } from '../folders/batch-json';
 import { HASHES_FORMAT, readHashes } from '../folders/batch-folder-record';
 import { dHash } from './image-hash';
 

@@ -28,7 +28,10 @@ interface Feedback {
   onError(error: StudioError | undefined): void;
 }
 
-/** "Use as reference", "Regenerate" and "Vary" for a library image, with their outcome in words. */
+/**
+ * "Use as reference", "Regenerate", "Vary" and "Send prompt to Compose", for a library image, a
+ * realtime result or a batch item, with their outcome in words.
+ */
 export function useReuse({ onMessage, onError }: Feedback) {
   const { t } = useTranslation();
   const studio = useStudio();
@@ -87,6 +90,17 @@ export function useReuse({ onMessage, onError }: Feedback) {
             },
           ],
         });
+        go('compose');
+      }),
+    /**
+     * "Send this prompt to Compose", from the Library and from Realtime alike: a new row with the
+     * prompt at the end of Compose's draft, the one the screen would show (composeDraft). Never a
+     * new draft beside it: the person gathers prompts into the draft they are working on.
+     */
+    sendPrompt: (prompt: string) =>
+      run(async () => {
+        const draft = await composeDraft(studio);
+        useCompose.getState().change(draftActions.insertPrompts(draft.items.length, [prompt]));
         go('compose');
       }),
     /** Realtime with the image as an edit input (read from the library by main). */
