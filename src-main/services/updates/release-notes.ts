@@ -17,7 +17,10 @@ export function parseReleaseNotes(raw: unknown): ReleaseNotes {
   const notes: ReleaseNotes = {};
   let current: keyof ReleaseNotes = 'any';
   const keys = [...LANGUAGES, 'any'] as const;
-  const parts = Object.fromEntries(keys.map((k) => [k, [] as string[]])) as Record<keyof ReleaseNotes, string[]>;
+  const parts = Object.fromEntries(keys.map((k) => [k, [] as string[]])) as Record<
+    keyof ReleaseNotes,
+    string[]
+  >;
   for (const line of text.split('\n')) {
     const marker = LANGUAGE_LINE.exec(line)?.[1];
     if (isLanguage(marker)) current = marker;
