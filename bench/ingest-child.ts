@@ -62,17 +62,23 @@ const batch = {
   created_at: Math.floor(Date.now() / 1000),
 } as BatchFile['batch'];
 const folder = batchFolderName(batch);
-await publishBatchFolder(library, staging, folder, {
-  format: 'batch-image-studio.batch/1',
-  batch,
-  profile: { id: 'bench', name: 'bench' },
-  lineage: { rootBatchId: batch.id, parentBatchId: null },
-  draft: null,
-  references: [],
-  images: result.images.map((i) => ({ ...i, file: `images/${i.file}`, rowIndex: null, prompt: '' })),
-  failures: [],
-  download: { source: 'zip', downloadedAt: new Date().toISOString() },
-});
+await publishBatchFolder(
+  library,
+  staging,
+  folder,
+  {
+    format: 'batch-image-studio.batch/1',
+    batch,
+    profile: { id: 'bench', name: 'bench' },
+    lineage: { rootBatchId: batch.id, parentBatchId: null },
+    draft: null,
+    references: [],
+    images: result.images.map((i) => ({ ...i, file: `images/${i.file}`, rowIndex: null, prompt: '' })),
+    failures: [],
+    download: { source: 'zip', downloadedAt: new Date().toISOString() },
+  },
+  { flushed: result.images.map((i) => `images/${i.file}`) },
+);
 const wall = (performance.now() - started) / 1000;
 clearInterval(sampler);
 peakHeld = Math.max(peakHeld, heldBytes());
