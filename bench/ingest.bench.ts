@@ -1,4 +1,4 @@
-// Ingest: a batch ZIP the size users download (200 1K PNGs of about 3 MB each, about 575 MB),
+// Ingest: a batch ZIP the size users download (200 1K PNGs of about 3 MB each, about 665 MB),
 // from a gateway stand-in in ANOTHER process that streams it chunked, without a Content-Length, as
 // deployed gateways do (bench/ingest-gateway.ts), to a verified, durable library folder, by the
 // studio's real streaming ingest in its own process (bench/ingest-child.ts): stored with data
