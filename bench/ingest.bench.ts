@@ -1,29 +1,32 @@
-// Ingest: a batch ZIP the size users download (200 1K PNGs of about 3 MB each, about 575 MB, written
-// by a streaming writer with data descriptors), from a local HTTP server to a verified, durable
-// library folder, by the studio's real streaming ingest in its own process (bench/ingest-child.ts):
-// stored; deflated with sizes in the local headers, as general zip tools write to a file; and
-// deflated with data descriptors, as Go's archive/zip writes to a stream. In the same run, alternating
-// the order, median of several runs, beside two references on the same bytes from the same server:
-//  - the disk's durable floor: `dd conv=fsync` writing the archive's bytes once;
+// Ingest: a batch ZIP the size users download (200 1K PNGs of about 3 MB each, about 665 MB),
+// from a gateway stand-in in ANOTHER process that streams it chunked, without a Content-Length, as
+// deployed gateways do (bench/ingest-gateway.ts), to a verified, durable library folder, by the
+// studio's real streaming ingest in its own process (bench/ingest-child.ts): stored with data
+// descriptors, as streaming writers emit; deflated with sizes in the local headers, as general zip
+// tools write to a file; and deflated with data descriptors, as Go's archive/zip writes to a
+// stream. In the same run, alternating the order, median of several runs, beside references on the
+// same bytes from the same gateway:
 //  - by hand: `curl -o` the archive, `bsdtar -xf` it (which checks each CRC-32), GNU `sync FILE...`
-//    over every file and folder extracted.
-// And, for each deflated archive, zlib alone inflating its entries in memory on every core: the CPU
-// floor of any extraction here (bench/inflate-floor.ts). With the two floors the last line says
-// whether each ratio target can be met on this machine at all.
-// Then the same stored archive cut by the server at 30, 60 and 99 % of its bytes, resumed by Range:
+//    over every file and folder extracted (wall time and the CPU-seconds of all three);
+//  - the disk's durable floor: `dd conv=fsync` writing the archive's bytes once;
+//  - the network read alone: `curl -o /dev/null`;
+//  - for each deflated archive, zlib alone inflating its entries in memory on every core
+//    (bench/inflate-floor.ts): the CPU floor of any extraction on this machine.
+// Then the same stored archive cut by the gateway at 30, 60 and 99 % of its bytes, resumed by Range:
 // every image must come out byte-identical to bsdtar's extraction of the whole archive.
-// Judged: ≤ 1.5× dd, ≤ 0.7× curl + bsdtar + sync, peak disk held ≤ 1.05× the archive, peak RSS < 200 MB.
+// Judged (issue 36): at or under curl + bsdtar + sync; deflated within 1.3x of zlib's all-cores floor
+// plus the network read; stored within 1.5x of dd (issue 27); peak disk held <= 1.05x the archive;
+// peak RSS < 200 MB; cuts byte-identical.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { largeBatchZip } from './make-batch-zip';
 
 const RUNS = 3;
 const TARGET =
-  'dd_ratio <= 1.5, by_hand_ratio <= 0.7, disk_ratio <= 1.05, peak_rss_mb < 200, cuts byte-identical';
+  'by_hand_ratio <= 1, deflated zlib_plus_network_ratio <= 1.3, stored dd_ratio <= 1.5, disk_ratio <= 1.05, peak_rss_mb < 200, cuts byte-identical';
 
 for (const tool of ['bsdtar', 'curl', 'dd']) {
   if (spawnSync(tool, ['--version']).error) {
@@ -40,41 +43,31 @@ const zips = {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// The gateway stand-in: the archive's bytes, Range honoured, at `/<kind>` for curl and at the batch
-// API's download path for the studio's own client; a batch id `stored~cut0.3` ends the first
-// answer at 30 % of its bytes.
-const cutOnce = new Set<string>();
-const server = createServer((req, res) => {
-  const url = new URL(req.url!, 'http://x');
-  const [, id = '', share] =
-    /^\/(?:v1\/images\/batches\/)?([^/~]+(?:~cut([\d.]+))?)(?:\/download)?$/.exec(url.pathname) ?? [];
-  const kind = id.replace(/~.*/, '') as keyof typeof zips;
-  const file = zips[kind]?.file;
-  if (!file) return void res.writeHead(404).end();
-  const size = statSync(file).size;
-  const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-  const from = range ? Number(range[1]) : 0;
-  const cut = Number(share);
-  const key = id;
-  let end = size;
-  if (cut && !range && !cutOnce.has(key)) {
-    cutOnce.add(key);
-    end = Math.floor(size * cut);
-  }
-  res.writeHead(range ? 206 : 200, {
-    'content-type': 'application/zip',
-    ...(range ? { 'content-range': `bytes ${from}-${size - 1}/${size}` } : {}),
+// The gateway stand-in, in its own process, streaming without a Content-Length
+// (bench/ingest-gateway.ts).
+const gateway = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'ingest-gateway.ts'),
+    ...Object.entries(zips).map(([k, z]) => `${k}=${z.file}`),
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
+const port = await new Promise<number>((resolve, reject) => {
+  let out = '';
+  gateway.stdout.on('data', (d: Buffer) => {
+    out += d;
+    if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]!) as { port: number }).port);
   });
-  const stream = createReadStream(file, { start: from, end: end - 1, highWaterMark: 256 * 1024 });
-  // A cut is a connection that breaks, as a gateway's does: no clean end.
-  stream.pipe(res, { end: end === size });
-  if (end < size) stream.on('end', () => res.destroy());
+  gateway.on('exit', (code) => reject(new Error(`the gateway process ended (${code})`)));
 });
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+const base = `http://127.0.0.1:${port}`;
 
 type ChildResult = {
   wall_s: number;
+  cpu_s: number;
   peak_rss_mb: number;
   start_rss_mb: number;
   peak_disk_bytes: number;
@@ -111,25 +104,40 @@ async function studioIngest(batchId: string, keep?: string): Promise<ChildResult
   return result;
 }
 
-/** Runs a shell line, timed, without blocking this process's server. */
-function timed(line: string): Promise<number> {
+/** Runs a shell line, timed (wall, and the CPU of everything it ran), without blocking this process. */
+function timed(line: string): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('bash', ['-c', line], { stdio: 'ignore' });
-    child.on('close', (code) =>
-      code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`${line}: ${code}`)),
-    );
+    // `times` on fd 3: the CPU of the line's processes (its second line: children, user and system).
+    const child = spawn('bash', ['-c', `${line}\ntimes >&3`], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
+    let times = '';
+    child.stdio[3]!.on('data', (d: Buffer) => (times += d));
+    child.on('close', (code) => {
+      const wall = (performance.now() - started) / 1000;
+      const seconds = [...(times.split('\n')[1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map(
+        (m) => Number(m[1]) * 60 + Number(m[2]),
+      );
+      if (code === 0) resolve({ wall, cpu: seconds.reduce((a, b) => a + b, 0) });
+      else reject(new Error(`${line}: ${code}`));
+    });
   });
 }
 
-/** The disk's floor: the archive's bytes written once, durably, by dd from the server. */
+/** The disk's floor: the archive's bytes written once, durably, by dd from the gateway. */
 async function ddFloor(kind: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dd-'));
   try {
-    return await timed(`curl -s ${base}/${kind} | dd of=${dir}/zip bs=1M conv=fsync status=none`);
+    return (await timed(`curl -s ${base}/${kind} | dd of=${dir}/zip bs=1M conv=fsync status=none`)).wall;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The network read alone: curl taking the archive from the gateway and dropping it. */
+async function networkRead(kind: string): Promise<number> {
+  return (await timed(`curl -s -o /dev/null ${base}/${kind}`)).wall;
 }
 
 /** zlib alone inflating the deflated archive's entries in memory on every core (bench/inflate-floor.ts). */
@@ -138,7 +146,7 @@ async function inflateFloor(file: string): Promise<number> {
 }
 
 /** By hand: curl, bsdtar, sync every file and folder. */
-async function byHand(kind: string, keep?: string): Promise<number> {
+async function byHand(kind: string, keep?: string): Promise<{ wall: number; cpu: number }> {
   const dir = keep ?? mkdtempSync(join(tmpdir(), 'bench-hand-'));
   try {
     return await timed(
@@ -149,52 +157,67 @@ async function byHand(kind: string, keep?: string): Promise<number> {
   }
 }
 
+const r2 = (x: number) => Number(x.toFixed(2));
+const r3 = (x: number) => Number(x.toFixed(3));
 const loadBefore = loadavg()[0]!;
 const figures: Record<string, unknown> = {};
 let pass = true;
 for (const kind of ['stored', 'deflated', 'deflated_descriptors'] as const) {
   const studio: ChildResult[] = [];
   const dd: number[] = [];
-  const hand: number[] = [];
+  const hand: { wall: number; cpu: number }[] = [];
+  const net: number[] = [];
   const inflate: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     // Alternating the order, so that none always finds the page cache warmed by another.
-    const order = run % 2 === 0 ? ['studio', 'dd', 'hand'] : ['hand', 'dd', 'studio'];
+    const order = run % 2 === 0 ? ['studio', 'dd', 'hand', 'net'] : ['net', 'hand', 'dd', 'studio'];
     for (const what of order) {
       if (what === 'studio') studio.push(await studioIngest(kind));
       else if (what === 'dd') dd.push(await ddFloor(kind));
+      else if (what === 'net') net.push(await networkRead(kind));
       else hand.push(await byHand(kind));
     }
     if (kind !== 'stored') inflate.push(await inflateFloor(zips[kind].file));
   }
   const zipBytes = statSync(zips[kind].file).size;
   const wall = median(studio.map((s) => s.wall_s));
+  const handWall = median(hand.map((h) => h.wall));
+  const deflated = inflate.length > 0;
+  // The deflated floor on this machine: zlib inflating on every core, plus the bytes' network read.
+  const floor = deflated ? median(inflate) + median(net) : undefined;
   const result = {
-    zip_mb: Number((zipBytes / 1e6).toFixed(1)),
-    studio_s: Number(wall.toFixed(3)),
-    dd_fsync_s: Number(median(dd).toFixed(3)),
-    curl_bsdtar_sync_s: Number(median(hand).toFixed(3)),
-    dd_ratio: Number((wall / median(dd)).toFixed(2)),
-    by_hand_ratio: Number((wall / median(hand)).toFixed(2)),
-    disk_ratio: Number((Math.max(...studio.map((s) => s.peak_disk_bytes)) / zipBytes).toFixed(3)),
-    peak_rss_mb: Number(Math.max(...studio.map((s) => s.peak_rss_mb)).toFixed(0)),
-    start_rss_mb: Number(median(studio.map((s) => s.start_rss_mb)).toFixed(0)),
-    // Targets no code could meet on this machine: no durable writer beats dd of the same bytes, and
-    // no extraction of a deflated archive beats zlib inflating it alone on every core. (Not ruled
-    // out is not a promise: an extraction does both, and receives the bytes too.)
-    ...(inflate.length ? { zlib_inflate_all_cores_s: Number(median(inflate).toFixed(3)) } : {}),
-    dd_target_ruled_out: (inflate.length ? median(inflate) : 0) > 1.5 * median(dd),
-    by_hand_target_ruled_out: 0.7 * median(hand) < Math.max(median(dd), inflate.length ? median(inflate) : 0),
+    zip_mb: r2(zipBytes / 1e6),
+    studio_s: r3(wall),
+    studio_cpu_s: r2(median(studio.map((s) => s.cpu_s))),
+    references: {
+      curl_bsdtar_sync_s: r3(handWall),
+      curl_bsdtar_sync_cpu_s: r2(median(hand.map((h) => h.cpu))),
+      dd_fsync_s: r3(median(dd)),
+      network_read_s: r3(median(net)),
+      ...(deflated ? { zlib_inflate_all_cores_s: r3(median(inflate)) } : {}),
+    },
+    by_hand_ratio: r2(wall / handWall),
+    dd_ratio: r2(wall / median(dd)),
+    ...(floor ? { zlib_plus_network_ratio: r2(wall / floor) } : {}),
+    disk_ratio: r3(Math.max(...studio.map((s) => s.peak_disk_bytes)) / zipBytes),
+    peak_rss_mb: Math.round(Math.max(...studio.map((s) => s.peak_rss_mb))),
+    start_rss_mb: Math.round(median(studio.map((s) => s.start_rss_mb))),
   };
-  console.log(
-    `${kind}: studio ${studio.map((s) => s.wall_s.toFixed(2)).join(' ')} s; dd ${dd.map((t) => t.toFixed(2)).join(' ')} s; curl+bsdtar+sync ${hand.map((t) => t.toFixed(2)).join(' ')} s${inflate.length ? `; zlib alone on every core ${inflate.map((t) => t.toFixed(2)).join(' ')} s` : ''}`,
-  );
-  figures[kind] = result;
-  pass &&=
-    result.dd_ratio <= 1.5 &&
-    result.by_hand_ratio <= 0.7 &&
+  // Issue 36: at or under by hand, and a deflated archive within 1.3x of zlib's floor plus the
+  // network read; issue 27's: stored within 1.5x of dd (dd cannot inflate: not asked of deflated).
+  const ok =
+    result.by_hand_ratio <= 1 &&
+    (floor ? wall <= 1.3 * floor : result.dd_ratio <= 1.5) &&
     result.disk_ratio <= 1.05 &&
     result.peak_rss_mb < 200;
+  console.log(
+    `${kind}: studio ${studio.map((s) => `${s.wall_s.toFixed(2)} s (${s.cpu_s.toFixed(2)} CPU-s)`).join(', ')}; ` +
+      `curl+bsdtar+sync ${hand.map((h) => `${h.wall.toFixed(2)} s (${h.cpu.toFixed(2)} CPU-s)`).join(', ')}; ` +
+      `dd ${dd.map((t) => t.toFixed(2)).join(' ')} s; network read ${net.map((t) => t.toFixed(2)).join(' ')} s` +
+      (deflated ? `; zlib alone on every core ${inflate.map((t) => t.toFixed(2)).join(' ')} s` : ''),
+  );
+  figures[kind] = { ...result, pass: ok };
+  pass &&= ok;
 }
 
 // Cuts: the stored archive broken off once at 30, 60 and 99 %, then resumed; against bsdtar's images.
@@ -215,7 +238,7 @@ for (const share of [0.3, 0.6, 0.99]) {
   rmSync(keep, { recursive: true, force: true });
 }
 rmSync(reference, { recursive: true, force: true });
-server.close();
+gateway.kill();
 console.log(`load average (1 min): ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`);
 console.log(
   JSON.stringify({ bench: 'ingest', ...figures, cuts, load_1min: loadBefore, target: TARGET, pass }),

@@ -261,7 +261,9 @@ export class BatchDownloader {
       batch = this.set(batch, { state: 'verifying' });
       const file = await buildBatchFile(this.deps, batch, draft, images, errors, items, source, staging!);
       const folder = batchFolderName(batch.remote);
-      const published = await publishBatchFolder(root, staging!, folder, file, { replace: again });
+      // The ZIP's images were each fsynced as they were extracted (ingestBatchZip).
+      const flushed = source === 'zip' ? images.map((i) => i.file) : undefined;
+      const published = await publishBatchFolder(root, staging!, folder, file, { replace: again, flushed });
       staging = undefined;
       if (!published) {
         // Another studio of the team (or a sync tool) brought the folder while this one downloaded.

@@ -91,12 +91,18 @@ export async function fsyncFile(file: string): Promise<void> {
 
 /**
  * Flushes every file and folder under `root`, deepest first, a few at a time: a folder about to be
- * published by one rename must be on disk whole before its name is.
+ * published by one rename must be on disk whole before its name is. Files in `flushed` (absolute
+ * paths) were fsynced by their writer after their last write and are not flushed again: a second
+ * fsync of a file renamed since (a changed inode) costs a journal commit each, for nothing. Their
+ * folders still are, which is what makes their names (the renames) durable.
  */
-export async function fsyncTree(root: string): Promise<void> {
+export async function fsyncTree(root: string, flushed?: ReadonlySet<string>): Promise<void> {
   const entries = await fs.promises.readdir(root, { withFileTypes: true });
-  const files = entries.filter((e) => e.isFile()).map((e) => join(root, e.name));
-  for (const dir of entries.filter((e) => e.isDirectory())) await fsyncTree(join(root, dir.name));
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => join(root, e.name))
+    .filter((f) => !flushed?.has(f));
+  for (const dir of entries.filter((e) => e.isDirectory())) await fsyncTree(join(root, dir.name), flushed);
   for (let i = 0; i < files.length; i += 8) await Promise.all(files.slice(i, i + 8).map(fsyncFile));
   await fsyncDir(root);
 }

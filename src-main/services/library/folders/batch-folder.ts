@@ -53,7 +53,14 @@ export async function publishBatchFolder(
   staging: string,
   folderName: string,
   file: BatchJsonInput,
-  { replace = true }: { replace?: boolean } = {},
+  {
+    replace = true,
+    flushed,
+  }: {
+    replace?: boolean;
+    /** Files in `staging` (relative paths) their writer already fsynced after its last write. */
+    flushed?: readonly string[];
+  } = {},
 ): Promise<boolean> {
   const target = join(libraryRoot, folderName);
   const area = dirname(staging);
@@ -66,7 +73,7 @@ export async function publishBatchFolder(
   await writeBatchJson(staging, file);
   // Every image, reference and record on disk before the folder's name is: a power cut after the
   // rename must not leave a library folder of empty files.
-  await fsyncTree(staging);
+  await fsyncTree(staging, new Set(flushed?.map((f) => join(staging, f))));
   await makeDir(libraryRoot);
   if (replace && existsSync(target)) {
     const tag = randomBytes(4).toString('hex');
