@@ -1,5 +1,6 @@
 import type { DraftStore } from '../drafts/draft-store';
 import { draftToCsv, readTable } from '../drafts/table-import';
+import { StudioError } from '../../../src-shared/studio-error';
 import type { FeatureHandlers } from './feature-handlers';
 
 /** Compose's drafts: saved, listed, imported from tables and exported as CSV. */
@@ -19,5 +20,8 @@ export function draftHandlers(drafts: DraftStore): FeatureHandlers<'drafts'> {
     },
     'drafts.readTable': ({ name, dataBase64 }) => readTable(name, Buffer.from(dataBase64, 'base64')),
     'drafts.exportCsv': ({ draft }) => draftToCsv(draft.items),
+    'drafts.fromWhatWorked': () => {
+      throw new StudioError({ code: 'STUDIO_NOT_READY', message: 'Not ready yet.' });
+    },
   };
 }
