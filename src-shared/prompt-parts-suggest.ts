@@ -61,6 +61,62 @@ function slotsOf(row: Token[], skeleton: readonly string[]): Token[][] {
 }
 
 const joined = (list: readonly Token[]) => list.map((t) => t.text).join('');
+/** Punctuation between words: "wood, soft" is two parts when every row has its comma. */
+const isSeparator = (t: Token) => !t.word && t.text.trim() !== '';
+
+/**
+ * One stretch between shared words, the same stretch of every row: what all rows start and end it
+ * with stays fixed text (spaces above all); punctuation every row has there in the same order
+ * splits it further; what still differs becomes a variable.
+ */
+function emit(column: Token[][], out: SuggestedParts, name: (index: number) => string): void {
+  const first = column[0]!;
+  const shortest = Math.min(...column.map((c) => c.length));
+  let head = 0;
+  while (head < shortest && column.every((c) => c[head]!.text === first[head]!.text)) head++;
+  let tail = 0;
+  while (
+    tail < shortest - head &&
+    column.every((c) => c[c.length - 1 - tail]!.text === first[first.length - 1 - tail]!.text)
+  )
+    tail++;
+  out.template += joined(first.slice(0, head));
+  const middles = column.map((c) => c.slice(head, c.length - tail));
+  const texts = middles.map(joined);
+  if (texts.every((t) => t === texts[0])) out.template += texts[0]!;
+  else {
+    const marks = middles.map((m) =>
+      m
+        .filter(isSeparator)
+        .map((t) => t.text)
+        .join('\u0000'),
+    );
+    if (marks[0] && marks.every((m) => m === marks[0])) {
+      const pieces = middles.map((m) => {
+        const list: Token[][] = [[]];
+        for (const t of m)
+          if (isSeparator(t)) list.push([]);
+          else list[list.length - 1]!.push(t);
+        return list;
+      });
+      const separators = middles[0]!.filter(isSeparator);
+      pieces[0]!.forEach((_, j) => {
+        emit(
+          pieces.map((p) => p[j]!),
+          out,
+          name,
+        );
+        if (j < separators.length) out.template += separators[j]!.text;
+      });
+    } else {
+      const variable = name(out.names.length);
+      out.names.push(variable);
+      out.template += `{${variable}}`;
+      texts.forEach((t, i) => (out.values[i]![variable] = t));
+    }
+  }
+  out.template += joined(first.slice(first.length - tail));
+}
 /** Braces in the fixed text would read as variables: a prompt holding them gets no suggestion. */
 const BRACES = /[{}]/;
 
@@ -84,33 +140,16 @@ export function suggestParts(
       row.filter((t) => t.word).map((t) => t.text),
     );
   const slots = rows.map((row) => slotsOf(row, skeleton));
-  let template = '';
-  const names: string[] = [];
-  const values: Record<string, string>[] = prompts.map(() => ({}));
+  const out: SuggestedParts = { template: '', names: [], values: prompts.map(() => ({})) };
   for (let s = 0; s <= skeleton.length; s++) {
-    const column = slots.map((r) => r[s]!);
-    // The tokens every row starts and ends this stretch with stay fixed text, spaces above all.
-    let head = 0;
-    const shortest = Math.min(...column.map((c) => c.length));
-    while (head < shortest && column.every((c) => c[head]!.text === column[0]![head]!.text)) head++;
-    let tail = 0;
-    while (
-      tail < shortest - head &&
-      column.every((c) => c[c.length - 1 - tail]!.text === column[0]![column[0]!.length - 1 - tail]!.text)
-    )
-      tail++;
-    const first = column[0]!;
-    template += joined(first.slice(0, head));
-    const middles = column.map((c) => joined(c.slice(head, c.length - tail)));
-    if (middles.some((m) => m !== middles[0])) {
-      const variable = name(names.length);
-      names.push(variable);
-      template += `{${variable}}`;
-      middles.forEach((m, i) => (values[i]![variable] = m));
-    } else template += middles[0]!;
-    template += joined(first.slice(first.length - tail));
-    if (s < skeleton.length) template += skeleton[s]!;
+    emit(
+      slots.map((r) => r[s]!),
+      out,
+      name,
+    );
+    if (s < skeleton.length) out.template += skeleton[s]!;
   }
+  const { template, names, values } = out;
   if (!names.length || templateVariables(template).length !== names.length) return null;
   if (prompts.some((p, i) => fillTemplate(template, values[i]!) !== p)) return null;
   return { template, names, values };

@@ -39,7 +39,7 @@ export async function buildBatchFile(
     const prompt = item ? item.prompt : (previews.get(customId) ?? '');
     // Readable beside each image, as the library index takes them (prompt-parts-of.ts).
     const parts = item ? partsOfRow(item.parts, prompt) : null;
-    return { rowIndex: row?.index ?? null, prompt, ...(parts ? { parts } : {}) };
+    return { rowIndex: row?.index ?? null, prompt, ...(parts ? { parts: parts.values } : {}) };
   };
   const references: BatchFile['references'] = [];
   if (draft) {

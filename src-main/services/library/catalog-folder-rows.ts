@@ -5,6 +5,7 @@ import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
+import { TEMPLATE_PART } from './prompt-parts-of';
 import { teamCounts, type TeamEntry } from './team-marks';
 
 /** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
@@ -125,7 +126,10 @@ export function writeFolder(
     if (chinese) text.run(row, chinese);
     terms.run(row, wordTerms(i));
     for (const from of i.sources) source.run(`${name}/${i.file}`, from);
-    Object.entries(i.parts ?? {}).forEach(([n, value], ord) => part.run(row, n, value, ord));
+    if (i.parts) {
+      Object.entries(i.parts.values).forEach(([n, value], ord) => part.run(row, n, value, ord));
+      if (i.parts.template !== undefined) part.run(row, TEMPLATE_PART, i.parts.template, -1);
+    }
   }
   if (first) orderSameSecond(db, first.createdAt);
   return folderId(db, name)!;

@@ -8,7 +8,9 @@ import {
 } from '../../../src-shared/what-worked';
 import type { z } from 'zod';
 import type { CatalogDb } from './catalog-db';
+import { ID_SQL } from './catalog-ids';
 import { FROM, where } from './catalog-list-sql';
+import { TEMPLATE_PART } from './prompt-parts-of';
 
 type Query = z.output<typeof whatWorkedQuerySchema>;
 
@@ -91,10 +93,10 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
   const variables = db
     .prepare(
       `select p.name from ${FROM} join image_parts p on p.image = images.rowid ${w.sql}
-       group by p.name order by min(p.ord), p.name`,
+       group by p.name having p.name <> ? order by min(p.ord), p.name`,
     )
     .pluck()
-    .all(...w.params) as string[];
+    .all(...w.params, TEMPLATE_PART) as string[];
   const [images, unparted] = db
     .prepare(
       `select count(*), sum(not exists (select 1 from image_parts u where u.image = images.rowid))
@@ -108,4 +110,61 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
     images,
     unparted: unparted ?? 0,
   };
+}
+
+/** A picked image of a row of "What worked", with what its prompt was made of. */
+export interface PickedImage {
+  id: string;
+  prompt: string;
+  model: string;
+  taskName: string;
+  template?: string;
+  values: Record<string, string>;
+}
+
+/**
+ * The images picked (by `marksBy`'s rule) in each chosen row of "What worked", oldest first: the
+ * row's values as a filter (its parts, and its model), over the query's own filter.
+ */
+export function whatWorkedPicks(db: CatalogDb, q: Query, chosen: Record<string, string>[]): PickedImage[][] {
+  return chosen.map((values) => {
+    const parts = Object.fromEntries(
+      Object.entries(values).filter(([name]) => name !== WHAT_WORKED_MODEL && q.by.includes(name)),
+    );
+    const model = q.by.includes(WHAT_WORKED_MODEL) ? values[WHAT_WORKED_MODEL] : undefined;
+    // A model asked for by the row and another by the filter: no image is both.
+    if (model !== undefined && q.model !== undefined && model !== q.model) return [];
+    const w = where(db, { ...q, parts: { ...q.parts, ...parts }, model: model ?? q.model });
+    const rows = db
+      .prepare(
+        `select images.rowid, ${ID_SQL}, images.prompt, f.model, f.task_name from ${FROM}
+         ${w.sql ? `${w.sql} and` : 'where'} ${MARKS[q.marksBy].picked}
+         order by images.created_at, images.folder, images.rowid`,
+      )
+      .raw()
+      .all(...w.params) as [number, string, string, string, string][];
+    const partsOf = new Map<number, { template?: string; values: Record<string, string> }>();
+    for (let i = 0; i < rows.length; i += 500) {
+      const slice = rows.slice(i, i + 500).map(([row]) => Number(row));
+      const found = db
+        .prepare(
+          `select image, name, value from image_parts where image in (${slice.join(',')}) order by image, ord`,
+        )
+        .raw()
+        .all() as [number, string, string][];
+      for (const [image, name, value] of found) {
+        const entry = partsOf.get(image) ?? { values: {} };
+        if (name === TEMPLATE_PART) entry.template = value;
+        else entry.values[name] = value;
+        partsOf.set(image, entry);
+      }
+    }
+    return rows.map(([row, id, prompt, model, taskName]) => ({
+      id,
+      prompt,
+      model,
+      taskName,
+      ...(partsOf.get(row) ?? { values: {} }),
+    }));
+  });
 }

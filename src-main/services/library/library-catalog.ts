@@ -14,7 +14,7 @@ import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 import type { LibraryHome } from './library-home';
-import { whatWorked } from './catalog-what-worked';
+import { whatWorked, whatWorkedPicks, type PickedImage } from './catalog-what-worked';
 import {
   whatWorkedQuerySchema,
   type WhatWorkedQuery,
@@ -122,6 +122,13 @@ export class LibraryCatalog {
     const query = whatWorkedQuerySchema.parse(raw);
     await this.indexing.settled();
     return this.catalog.use((db) => whatWorked(db, query));
+  }
+
+  /** The picked images of each chosen row of "What worked", for a new draft made from them. */
+  async whatWorkedPicks(raw: WhatWorkedQuery, chosen: Record<string, string>[]): Promise<PickedImage[][]> {
+    const query = whatWorkedQuerySchema.parse(raw);
+    await this.indexing.settled();
+    return this.catalog.use((db) => whatWorkedPicks(db, query, chosen));
   }
 
   /** Images without a perceptual hash yet, after a row, for the background hashing. */
