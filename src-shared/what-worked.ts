@@ -65,7 +65,6 @@ export const fromWhatWorkedSchema = z
     withReferences: z.boolean().default(false),
   })
   .strict();
-export type FromWhatWorked = z.input<typeof fromWhatWorkedSchema>;
 export const fromWhatWorkedResultSchema = draftSchema;
 
 /** z for a 95 % interval. */
