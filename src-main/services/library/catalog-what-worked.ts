@@ -70,17 +70,22 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
          from (select image, avg(stars) as stars from team_marks where stars > 0 group by image) ts
          cross join images on images.rowid = ts.image ${w.sql} group by images.folder, images.parts`,
       ).run(...w.params);
+    // The groups by parts (and model) first: a few hundred rows, each then given its values by name.
+    const byModel = q.by.includes(WHAT_WORKED_MODEL);
     const joins: string[] = [];
     const keys = q.by.map((name, k) => {
-      if (name === WHAT_WORKED_MODEL) return `coalesce(f.model, '')`;
-      joins.push(`left join part_values v${k} on v${k}.combo = g.parts and v${k}.name = ?`);
+      if (name === WHAT_WORKED_MODEL) return 'c.model';
+      joins.push(`left join part_values v${k} on v${k}.combo = c.parts and v${k}.name = ?`);
       return `coalesce(v${k}.value, '')`;
     });
     const rows = db
       .prepare(
-        `select ${keys.map((k, i) => `${k} as k${i}`).join(', ')}, ${SUMS}
-         from what_worked g left join folders f on f.id = g.folder ${joins.join(' ')}
-         group by ${keys.map((_, i) => `k${i}`).join(', ')}`,
+        `with c as (
+           select g.parts, ${byModel ? `coalesce(f.model, '')` : `''`} as model, sum(n) as n, sum(picked) as picked,
+             sum(rejected) as rejected, sum(unrated) as unrated, sum(starred) as starred, sum(stars) as stars
+           from what_worked g ${byModel ? 'left join folders f on f.id = g.folder' : ''} group by 1, 2)
+         select ${keys.map((k, i) => `${k} as k${i}`).join(', ')}, ${SUMS}
+         from c ${joins.join(' ')} group by ${keys.map((_, i) => `k${i}`).join(', ')}`,
       )
       .raw()
       .all(...q.by.filter((name) => name !== WHAT_WORKED_MODEL)) as (string | number)[][];
