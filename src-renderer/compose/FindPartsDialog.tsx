@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
 import type { PromptParts } from '../../src-shared/prompt-parts';
 import { matchTemplate, suggestParts } from '../../src-shared/prompt-parts-suggest';
-import { templateVariables } from '../../src-shared/prompt-template';
+import { fillTemplate, templateVariables } from '../../src-shared/prompt-template';
 import { Modal } from '../shell/Modal';
 
 /** Rows shown in the preview; the count says how many more there are. */
@@ -11,11 +11,19 @@ const PREVIEW_ROWS = 12;
 /** What a variable's name may hold (src-shared/prompt-template.ts). */
 const NOT_NAME = /[^\p{L}\p{N}_-]/gu;
 
+/** A row's parts still make its prompt: not edited by hand since a template made it. */
+function partsHold(item: Draft['items'][number]): boolean {
+  const parts = item.parts;
+  return (
+    !!parts && (parts.template === undefined || fillTemplate(parts.template, parts.values) === item.prompt)
+  );
+}
+
 /**
  * "Find parts": for rows typed or pasted by hand, the words that vary between them offered as a
  * template with variables (src-shared/prompt-parts-suggest.ts). The person accepts it, renames a
  * part, or changes the template itself; each row is then read again against it, and the rows that
- * fit keep their parts. Rows with parts already (from a template) are left as they are.
+ * fit keep their parts. Rows whose parts still hold (from a template) are left as they are.
  */
 export function FindPartsDialog({
   draft,
@@ -31,7 +39,7 @@ export function FindPartsDialog({
     () =>
       draft.items
         .map((item, index) => ({ index, prompt: item.prompt }))
-        .filter((r, i) => !draft.items[i]!.parts && r.prompt.trim()),
+        .filter((r, i) => !partsHold(draft.items[i]!) && r.prompt.trim()),
     [draft.items],
   );
   const suggested = useMemo(
