@@ -44,8 +44,9 @@ const SUMS = 'sum(n), sum(picked), sum(rejected), sum(unrated), sum(starred), su
 /**
  * "What worked" from the catalog alone, in SQLite throughout. First the filtered images are added
  * up by folder and prompt parts (a number an image, catalog-db.ts) walking images_worked, which
- * holds every column needed in that order: no sort, no visit of the rows. Those groups (a few per
- * batch) go to a temporary table, and are then grouped again by the values asked for (joined by
+ * holds every column needed in that order: no sort, no visit of the rows (a search's matches come
+ * from the full-text indexes instead, and only they are visited). Those groups (a few per batch)
+ * go to a temporary table, and are then grouped again by the values asked for (joined by
  * name to `part_values`, and the folder's model): only the view's rows come out. The team's stars,
  * for everyone's marks, come from the starred images only. Nothing reads a folder.
  */
@@ -59,7 +60,8 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
      select images.folder as folder, images.parts as parts, count(*) as n, sum(${marks.picked}) as picked,
        sum(${marks.rejected}) as rejected, sum(${marks.unrated}) as unrated,
        ${mine ? 'sum(images.stars > 0)' : '0'} as starred, ${mine ? 'sum(images.stars)' : '0'} as stars
-     from images indexed by images_worked ${w.sql} group by images.folder, images.parts`,
+     from images ${w.matches.length ? '' : 'indexed by images_worked'} ${w.sql}
+     group by images.folder, images.parts`,
   ).run(...w.params);
   try {
     // Everyone's stars: each starred image once, at the mean of the stars people gave it.
