@@ -11,6 +11,7 @@ import {
   libraryResultSchema,
   reviewMarkSchema,
 } from './library-view';
+import { whatWorkedQuerySchema, whatWorkedResultSchema } from './what-worked';
 
 /** The library's part of the StudioApi contract (studio-api.ts): its images, marks, exports and boards. */
 export const libraryMethods = {
@@ -21,6 +22,8 @@ export const libraryMethods = {
   /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
   'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
   'library.detail': { input: byId, output: libraryDetailSchema },
+  /** "What worked": the filtered images by their prompts' parts (or model), picks counted, best first. */
+  'library.whatWorked': { input: whatWorkedQuerySchema, output: whatWorkedResultSchema },
   /** The review marks of these images now: read before a mark, so that Ctrl+Z can put them back. */
   'library.marksOf': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),

@@ -17,6 +17,7 @@ import { kbCheckedRowSchema, kbModeSchema, kbPushSchema, kbRowSchema, kbSearchRe
 import { libraryMethods } from './library-api';
 import { libraryChangedSchema } from './library-view';
 import { personStatusSchema } from './person';
+import { fromWhatWorkedResultSchema, fromWhatWorkedSchema } from './what-worked';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
 import { updateMethods, updateStatusSchema } from './updates';
@@ -231,6 +232,11 @@ export const studioMethods = {
     }),
   },
   'drafts.exportCsv': { input: z.object({ draft: draftSchema }).strict(), output: z.string() },
+  /**
+   * "New draft from what worked": a draft of the chosen rows (src-shared/what-worked.ts), saved and
+   * answered whole for Compose to open; never sent.
+   */
+  'drafts.fromWhatWorked': { input: fromWhatWorkedSchema, output: fromWhatWorkedResultSchema },
 
   /** Stores a reference image by content, converting formats the gateway does not take. */
   'references.add': {

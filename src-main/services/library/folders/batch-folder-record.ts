@@ -7,6 +7,8 @@ import { type LibraryOverview, type ReviewMark } from '../../../../src-shared/li
 import { logCaughtUnlessMissing } from '../../log/studio-log';
 import { BATCH_FILE, readBatchJson } from './batch-json';
 import { arrivingUntil } from './folder-arriving';
+import { partsOfRow, type ImageParts } from './prompt-parts-of';
+import { promptPartsSchema, type PromptParts } from '../../../../src-shared/prompt-parts';
 import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
 
 /** One image of a batch folder, as the catalog stores it. `ord` keeps the folder's own order. */
@@ -33,6 +35,8 @@ export interface FolderImage {
   runId: string | null;
   /** Its perceptual hash (dHash, 16 hex digits) from the folder's hashes.json; null until made. */
   hash: string | null;
+  /** Its prompt's parts (each variable's value, and the template), from its record; null for none. */
+  parts: ImageParts | null;
 }
 
 export type FolderProblem = Omit<LibraryOverview['problems'][number], 'folder'>;
@@ -198,6 +202,7 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
         sources: i.sources ?? rowSources(i.rowIndex),
         runId: runIdOf(record.batch.metadata) ?? runIdOf(record.draft?.metadata) ?? null,
         hash: hashes[i.file] ?? null,
+        parts: partsOf(i, draft?.items[i.rowIndex ?? -1]?.parts),
       }));
     if (!missing) return { people, images, problem: reviewProblem };
     // Images still coming (a copy, a sync): shown as arriving, and read again until whole.
@@ -219,6 +224,19 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
   } catch (err) {
     return { people, images: [], problem: unreadable(BATCH_FILE, err) };
   }
+}
+
+/**
+ * An image's parts: its draft row's (the template with them), and the values batch.json lists
+ * beside the image where the row has none (a record written by another tool, a draft trimmed).
+ */
+function partsOf(
+  image: { prompt: string; parts?: Record<string, string> },
+  row: PromptParts | undefined,
+): ImageParts | null {
+  const fromRow = partsOfRow(row, image.prompt);
+  if (fromRow) return fromRow;
+  return image.parts && Object.keys(image.parts).length ? { values: image.parts } : null;
 }
 
 /** Every entry any person (and the earlier review.json) has for one image, as team-marks.ts reads them. */

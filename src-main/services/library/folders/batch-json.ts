@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { promptPartsSchema } from '../../../../src-shared/prompt-parts';
 import { writeJsonAtomic } from '../../storage/atomic-file';
 
 /**
@@ -34,6 +35,8 @@ export const batchJsonImageSchema = z
     aspectRatio: z.string().optional(),
     imageSize: z.string().optional(),
     parentJobId: z.string().optional(),
+    /** Each variable's value in its prompt (src-shared/prompt-parts.ts); older files have none. */
+    parts: z.record(z.string().max(100), z.string().max(10_000)).optional().catch(undefined),
   })
   .loose();
 
@@ -71,7 +74,17 @@ export const batchJsonSchema = z
         model: z.string().optional(),
         name: z.string().optional(),
         metadata: metadataSchema,
-        items: z.array(z.object({ referenceIds: z.array(z.string()).default([]) }).loose()).default([]),
+        items: z
+          .array(
+            z
+              .object({
+                referenceIds: z.array(z.string()).default([]),
+                // A row's parts this version cannot read cost its parts only.
+                parts: promptPartsSchema.optional().catch(undefined),
+              })
+              .loose(),
+          )
+          .default([]),
         sharedReferenceIds: z.array(z.string()).default([]),
         references: z
           .array(
