@@ -10,6 +10,12 @@
 // the run cannot pass. BENCH_LIBRARY_ONLY=open measures the opens only (cold and warm, with where
 // their time went), and cannot pass either; BENCH_LIBRARY_ONLY=trace traces one open of the first
 // size (library-open-trace.ts).
+// Issue 36's figures are judged at every size: search to the exact grid and its count, the count
+// never behind its rows, the longest task while culling or searching, DOM nodes, and the scroll bar
+// dragged through the list in 100 steps beside a plain <img> page dragged the same way
+// (scroll-drag.ts). BENCH_LIBRARY_ONLY=work measures all but the opens (cannot pass), and
+// BENCH_LIBRARY_KEEP_DATA=1 keeps the studio's data folder (its catalog) beside the library between
+// runs: a million images are catalogued once, not every run.
 import { loadavg } from 'node:os';
 import {
   measureLibrary,
@@ -73,8 +79,14 @@ const MILLION_TARGETS: Partial<Record<keyof typeof TARGETS | 'scroll_fill_ms', n
  * the scroll bar dragged through the whole list in 100 steps, p95 frame (scroll-drag.ts).
  */
 const ISSUE_36 = {
-  search_exact_ms: { max: 250, what: 'last key → every cell on screen a match and the count right (worst of 6 words)' },
-  search_count_behind_frames: { max: 1, what: 'frames whose cells are all matches beside another number (all 6 words)' },
+  search_exact_ms: {
+    max: 250,
+    what: 'last key → every cell on screen a match and the count right (worst of 6 words)',
+  },
+  search_count_behind_frames: {
+    max: 1,
+    what: 'frames whose cells are all matches beside another number (all 6 words)',
+  },
   longest_task_ms: { max: 50, what: 'longest page task while culling (the burst) or searching' },
   dom_nodes: { max: 5000, what: "the page's DOM nodes after open, burst, searches and scrolling, the most" },
   drag_p95_frame_ms: { max: 25, what: `the scroll bar dragged top to end in ${DRAG_STEPS} steps, p95 frame` },

@@ -220,7 +220,9 @@ export async function measureLibrary(library: BenchLibrary, withOpens = true): P
       };
       const after = await mainThreadTime(cdp);
       const drag = await dragGallery(page);
-      log(`drag: p95 ${drag.p95.toFixed(1)} ms, long tasks ${drag.longTasks.map((t) => t.toFixed(0)).join(' ') || 'none'}`);
+      log(
+        `drag: p95 ${drag.p95.toFixed(1)} ms, long tasks ${drag.longTasks.map((t) => t.toFixed(0)).join(' ') || 'none'}`,
+      );
       const nodesScroll = await domNodes(cdp);
       heaps.push(await heapUsed(cdp));
       const end = rss(session.pid);

@@ -73,7 +73,8 @@ export async function plainGridDrag(library: BenchLibrary): Promise<Drag> {
   const files = readdirSync(dir).sort();
   const images = Array.from(
     { length: PLAIN_IMAGES },
-    (_, i) => `<img src="/images/${encodeURIComponent(files[i % files.length]!)}?${i}" loading="lazy" alt="">`,
+    (_, i) =>
+      `<img src="/images/${encodeURIComponent(files[i % files.length]!)}?${i}" loading="lazy" alt="">`,
   ).join('');
   const html = `<!doctype html><meta charset="utf-8"><style>
 body{margin:0;display:grid;grid-template-columns:repeat(${COLUMNS},1fr);gap:4px}

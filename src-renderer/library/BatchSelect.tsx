@@ -45,9 +45,8 @@ export const BatchSelect = memo(function BatchSelect({
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
-  const all = batches ?? [];
-  const chosen = batchId === undefined ? undefined : all.find((b) => b.id === batchId);
-  const found = useMemo(() => (open ? matching(all, text) : []), [open, all, text]);
+  const chosen = batchId === undefined ? undefined : batches?.find((b) => b.id === batchId);
+  const found = useMemo(() => (open ? matching(batches ?? [], text) : []), [open, batches, text]);
   // "All" first, then the batches found, as far as the picker draws them.
   const options: { id: string | undefined; label: string }[] = [
     { id: undefined, label: t('library.all') },
