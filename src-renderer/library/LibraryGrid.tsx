@@ -83,6 +83,7 @@ export function LibraryGrid({
     onScreen,
     height,
     scrolling: isScrolling,
+    jumping,
     scrollToRow,
   } = useScaledRows({
     scroller,
@@ -95,7 +96,7 @@ export function LibraryGrid({
   const first = (rows[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
   const pages = last >= first ? pagesCovering(first, last) : [];
-  const windows = useLibraryWindows(filter, pages, !isScrolling);
+  const windows = useLibraryWindows(filter, pages, !jumping);
 
   useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling }), [isScrolling]);
 

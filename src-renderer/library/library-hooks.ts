@@ -78,10 +78,11 @@ export function useShownList(filter: LibraryFilter) {
 
 /**
  * The windows covering pages `pages` of the shown list, by page, as far as they have arrived.
- * With `fetch` false (the gallery is being scrolled) only windows already held are shown: a
- * scroll bar dragged through a million images passes a new window every frame, and asking for
- * each, then drawing its cells a frame later for a place already left, made the drag's frames
- * 50 ms at p95. The places passed show placeholders; where the list rests is asked for then.
+ * With `fetch` false (the gallery jumping by more than a screen at a time, its scroll bar
+ * dragged) only windows already held are shown: a drag through a million images passes a new
+ * window every frame, and asking for each, then drawing its cells a frame later for a place
+ * already left, made the drag's frames 50 ms at p95. The places passed show placeholders; where
+ * the list rests is asked for then. Scrolling by steps (wheel, keys) asks as it goes.
  */
 export function useLibraryWindows(
   filter: LibraryFilter,
