@@ -18,7 +18,7 @@ import { dragGallery, type Drag } from './scroll-drag';
 import { SEARCH_WORDS } from './make-library';
 import { median, p95 } from './studio-session';
 
-export type { Drag, Requests, SlowFrames };
+export type { Requests, SlowFrames };
 
 /** What one library size measured; every time in milliseconds, every size in bytes. */
 export interface LibraryFigures {
