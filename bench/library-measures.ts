@@ -57,3 +57,14 @@ export async function mainThreadTime(
     layout: of('LayoutDuration'),
   };
 }
+
+/**
+ * The page's DOM nodes, as Chromium counts them once garbage is collected (nodes no longer in the
+ * document go with it): the page's size as a person's machine carries it.
+ */
+export async function domNodes(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'Nodes')?.value ?? 0;
+}

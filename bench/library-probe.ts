@@ -187,7 +187,8 @@ const PROBE = String.raw`
    * The search box's last input event (a keystroke, or an input method's commit), to the first
    * frame showing the expected count and a top row of cells whose prompts contain the word.
    */
-  B.watchSearch = (word, expected, timeoutMs) => {
+  B.watchSearch = (word, expected, timeoutMs, libraryImages) => {
+    B.libraryImages = libraryImages;
     let last = null;
     let result = null;
     const gaps = [];
@@ -204,6 +205,19 @@ const PROBE = String.raw`
       const row = topRow();
       return row.length > 0 && row.every((el) => el.dataset.testid === 'library-cell' && el.innerText.toLowerCase().includes(word));
     };
+    // Issue 36: every place on screen a cell of a match (none waiting, none of the old list), the
+    // count right; and any frame whose cells are all matches beside a count saying another number.
+    let exact = null;
+    let behind = 0;
+    const countNow = () => {
+      const c = count();
+      return /counting|计数/i.test(c.text) ? 'counting' : c.shown;
+    };
+    const screenMatches = () => {
+      const g = gallery();
+      const places = g ? [...g.querySelectorAll('[data-testid="library-cell"], [data-testid="library-cell-pending"]')].filter(onScreen) : [];
+      return places.length > 0 && places.every((el) => el.dataset.testid === 'library-cell' && el.innerText.toLowerCase().includes(word));
+    };
     const loop = () => {
       if (last !== null && result === null && correct()) {
         const from = last;
@@ -213,16 +227,28 @@ const PROBE = String.raw`
           if (last === from) result = { ms: end - from, count: count(), requests: requests(from, end), gaps };
         });
       }
+      if (last !== null && (exact === null || exact.from !== last)) {
+        const matches = screenMatches();
+        const c = countNow();
+        if (matches && c !== expected && c !== 'counting' && c !== undefined) behind++;
+        if (matches && c === expected && count().of === B.libraryImages) {
+          const from = last;
+          exact = { from, pending: true };
+          task().then(() => { if (last === from) exact = { from, ms: performance.now() - from }; });
+        }
+      }
       if (!B.searchStop) requestAnimationFrame(loop);
     };
     B.searchStop = false;
     requestAnimationFrame(loop);
     B.searchDone = async () => {
       const t0 = performance.now();
-      while ((!result || result.pending) && performance.now() - t0 < timeoutMs) await sleep(10);
+      const done = () => result && !result.pending && exact && !exact.pending && exact.from === last;
+      while (!done() && performance.now() - t0 < timeoutMs) await sleep(10);
       B.searchStop = true;
       window.removeEventListener('input', onInput, true);
-      return result && !result.pending ? result : { ms: null, count: count(), gaps };
+      const exactMs = exact && !exact.pending && exact.from === last ? exact.ms : null;
+      return { ...(result && !result.pending ? result : { ms: null, count: count(), gaps }), exactMs, countBehindFrames: behind };
     };
   };
 

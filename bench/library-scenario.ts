@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { byteCounter, heapUsed, mainThreadTime, rss } from './library-measures';
+import { byteCounter, domNodes, heapUsed, mainThreadTime, rss } from './library-measures';
 import { probe } from './library-probe';
 import {
   markBurst,
@@ -14,6 +14,7 @@ import {
   type SlowFrames,
 } from './library-steps';
 import type { BenchLibrary } from './make-library';
+import { dragGallery, type Drag } from './scroll-drag';
 import { SEARCH_WORDS } from './make-library';
 import { median, p95 } from './studio-session';
 
@@ -45,6 +46,9 @@ export interface LibraryFigures {
     word: string;
     expected: number;
     ms: number | null;
+    /** To the frame where every place on screen is a match and the count is right (issue 36). */
+    exactMs: number | null;
+    countBehindFrames: number;
     shown: number | undefined;
     requests: Requests | null;
     /** The same query again through the loopback API, from this process: the main side's share. */
@@ -73,6 +77,12 @@ export interface LibraryFigures {
     /** After the last flick, until every cell on screen shows its thumbnail (null: not within 30 s). */
     fillMs: number | null;
   };
+  /** The searches' long tasks (50 ms and up), from the first clearing of the box to the last answer. */
+  searchLongTasks: number[];
+  /** The page's DOM nodes after the open, the burst, the searches and the scrolling; the largest. */
+  domNodes: { open: number; burst: number; search: number; scroll: number; max: number };
+  /** The scroll bar dragged through the whole list in 100 steps (scroll-drag.ts). */
+  drag: Drag;
   heapBytes: number;
   rssPeakBytes: number;
   rssAtEndBytes: number;
@@ -81,6 +91,18 @@ export interface LibraryFigures {
 const OPEN_RUNS = 3;
 function log(line: string) {
   console.log(`  ${line}`);
+}
+
+/**
+ * The studio's data folder for a run: a new one, or with BENCH_LIBRARY_KEEP_DATA=1 one kept beside
+ * the library between runs (`<root>.gallery-data`), so a million images are catalogued once, not
+ * every run (the catalog is the studio's own rebuildable cache; the thumbnails are emptied for the
+ * cold opens all the same).
+ */
+function dataDirFor(library: BenchLibrary): { dir: string; done(): void } {
+  if (process.env.BENCH_LIBRARY_KEEP_DATA === '1') return { dir: `${library.root}.gallery-data`, done() {} };
+  const dir = mkdtempSync(join(tmpdir(), 'bench-library-'));
+  return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The cold opens, then the warm ones, each in a new studio process and a new browser profile. */
@@ -119,23 +141,35 @@ async function measureOpens(library: BenchLibrary, dataDir: string) {
  * at 1M). The other figures are left out, not faked: the run cannot pass.
  */
 export async function measureLibraryOpens(library: BenchLibrary) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-library-'));
+  const data = dataDirFor(library);
+  const dataDir = data.dir;
   try {
     const catalogReadyMs = await prepare(library, dataDir);
     log(`catalog ready in ${(catalogReadyMs / 1000).toFixed(1)} s`);
     return { catalogReadyMs, ...(await measureOpens(library, dataDir)) };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    data.done();
   }
 }
 
 /** Every Library figure for one library, each from the page as a person sees it. */
-export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-library-'));
+export async function measureLibrary(library: BenchLibrary, withOpens = true): Promise<LibraryFigures> {
+  const data = dataDirFor(library);
+  const dataDir = data.dir;
   try {
     const catalogReadyMs = await prepare(library, dataDir);
     log(`catalog ready in ${(catalogReadyMs / 1000).toFixed(1)} s`);
-    const opens = await measureOpens(library, dataDir);
+    // BENCH_LIBRARY_ONLY=work: the opens are left out (and the run cannot pass).
+    const opens = withOpens
+      ? await measureOpens(library, dataDir)
+      : {
+          openCold: [],
+          openWarm: [],
+          openCount: { cold: [], warm: [] },
+          firstRow: { cells: 0, aspects: [] },
+          openRequests: { cold: null, warm: null },
+          openSlowFrames: { cold: null, warm: null },
+        };
     const { openCold, openWarm, openCount, firstRow, openRequests, openSlowFrames } = opens;
 
     const session = await startedStudio(dataDir);
@@ -146,14 +180,21 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
     try {
       const bytes = await byteCounter(cdp);
       await openLibrary(page, library.images);
+      // Once the batch filter would have been drawn (after the first screen, when the page is idle).
+      await sleep(4000);
+      const nodesOpen = await domNodes(cdp);
       const heaps = [await heapUsed(cdp)];
       const burst = await markBurst(session, bytes);
       heaps.push(await heapUsed(cdp));
+      const nodesBurst = await domNodes(cdp);
       log(`marks: p95 ${p95(burst.markMs.map((m) => m ?? Infinity)).toFixed(1)} ms, ${burst.bytes} bytes`);
       const searches = [];
+      await probe(page, 'startLongTasks');
       for (const word of [...SEARCH_WORDS.english, ...SEARCH_WORDS.chinese])
         searches.push(await search(session, library, word));
+      const searchLong = (await probe(page, 'stopLongTasks')) as { longTasks: number[] };
       heaps.push(await heapUsed(cdp));
+      const nodesSearch = await domNodes(cdp);
       log(`search: ${searches.map((s) => `${s.word} ${s.ms?.toFixed(0)} ms`).join(', ')}`);
       await page.getByTestId('library-search').fill('');
       await probe(page, 'countIs', library.images, 10_000);
@@ -178,6 +219,11 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
         fillMs: number | null;
       };
       const after = await mainThreadTime(cdp);
+      const drag = await dragGallery(page);
+      log(
+        `drag: p95 ${drag.p95.toFixed(1)} ms, long tasks ${drag.longTasks.map((t) => t.toFixed(0)).join(' ') || 'none'}`,
+      );
+      const nodesScroll = await domNodes(cdp);
       heaps.push(await heapUsed(cdp));
       const end = rss(session.pid);
       return {
@@ -199,6 +245,15 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
         burstApiMs: burst.api,
         burstBytes: burst.bytes,
         search: searches,
+        searchLongTasks: searchLong.longTasks,
+        domNodes: {
+          open: nodesOpen,
+          burst: nodesBurst,
+          search: nodesSearch,
+          scroll: nodesScroll,
+          max: Math.max(nodesOpen, nodesBurst, nodesSearch, nodesScroll),
+        },
+        drag,
         scroll: {
           frames: tour.deltas.length,
           p95: p95(tour.deltas),
@@ -230,6 +285,6 @@ export async function measureLibrary(library: BenchLibrary): Promise<LibraryFigu
       await session.stop();
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    data.done();
   }
 }

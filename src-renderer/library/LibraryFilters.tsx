@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryOverview } from '../../src-shared/library-view';
 import { BatchSelect } from './BatchSelect';
@@ -95,14 +95,21 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
 
 function FilterSelects({ filter, overview, onChange }: FiltersProps) {
   const { t } = useTranslation();
-  // Stable, so the batch list (thousands of options) is not drawn again with every key in the gallery.
+  // Stable, so the batch picker is not drawn again with every key in the gallery.
   const onBatch = useCallback((batchId: string | undefined) => onChange({ batchId }), [onChange]);
+  const batchLabel = useId();
   return (
     <>
-      <label className="inline-field">
-        <span>{t('library.batch')}</span>
-        <BatchSelect batchId={filter.batchId} batches={overview?.batches} onChange={onBatch} />
-      </label>
+      {/* Not a label: the picker holds a search box and a list of its own. */}
+      <div className="inline-field">
+        <span id={batchLabel}>{t('library.batch')}</span>
+        <BatchSelect
+          batchId={filter.batchId}
+          batches={overview?.batches}
+          labelId={batchLabel}
+          onChange={onBatch}
+        />
+      </div>
       <label className="inline-field">
         <span>{t('library.model')}</span>
         <select value={filter.model ?? ''} onChange={(e) => onChange({ model: e.target.value || undefined })}>

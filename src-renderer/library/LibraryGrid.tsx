@@ -14,6 +14,13 @@ import { useLibraryContextMenu } from './library-context-menu';
 import { useGalleryInput } from './use-gallery-input';
 import { useScaledRows } from './use-scaled-rows';
 
+/**
+ * Rows are keyed by their slot (index modulo this, more than are ever drawn at once), not by their
+ * index: a jump of the scroll bar moves the drawn rows and their placeholders to new places
+ * instead of taking every element out of the page and making new ones.
+ */
+const ROW_SLOTS = 256;
+
 /** Space between cells, and around the rows, in CSS pixels (as .lib-row has it). */
 const GAP = 4;
 /**
@@ -76,6 +83,7 @@ export function LibraryGrid({
     onScreen,
     height,
     scrolling: isScrolling,
+    jumping,
     scrollToRow,
   } = useScaledRows({
     scroller,
@@ -88,7 +96,7 @@ export function LibraryGrid({
   const first = (rows[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
   const pages = last >= first ? pagesCovering(first, last) : [];
-  const windows = useLibraryWindows(filter, pages);
+  const windows = useLibraryWindows(filter, pages, !jumping);
 
   useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling }), [isScrolling]);
 
@@ -151,7 +159,7 @@ export function LibraryGrid({
         <div style={{ height, position: 'relative' }}>
           {rows.map((row) => (
             <div
-              key={row.index}
+              key={row.index % ROW_SLOTS}
               className="lib-row"
               style={{
                 position: 'absolute',
@@ -177,7 +185,7 @@ export function LibraryGrid({
                     onScreen={row.index >= onScreen.first && row.index <= onScreen.last}
                   />
                 ) : (
-                  <PendingCell key={`pending-${index}`} index={index} />
+                  <PendingCell key={`pending-${c}`} index={index} />
                 );
               })}
             </div>

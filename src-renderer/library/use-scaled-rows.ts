@@ -47,6 +47,9 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
   const [viewport, setViewport] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
   const [scrolling, setScrolling] = useState(false);
+  /** Scrolling by jumps of more than a screen of rows (the scroll bar dragged), not by steps. */
+  const [jumping, setJumping] = useState(false);
+  const current = useRef<RowLayout>({ rows, rowHeight, viewport: 0 });
   /**
    * The place this hook last scrolled to, and the scroll position that gave: a scaled place rounds
    * to a whole pixel of scroll, and reading it back must not move a row it just put in view.
@@ -57,11 +60,18 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     const el = scroller.current;
     if (!el) return;
     let quiet: ReturnType<typeof setTimeout> | undefined;
+    let last = el.scrollTop;
     const onScroll = () => {
+      const l = { ...current.current, viewport: el.clientHeight };
+      setJumping(Math.abs(contentTopAt(el.scrollTop, l) - contentTopAt(last, l)) > l.viewport);
+      last = el.scrollTop;
       setScrollTop(el.scrollTop);
       setScrolling(true);
       clearTimeout(quiet);
-      quiet = setTimeout(() => setScrolling(false), scrollingResetMs);
+      quiet = setTimeout(() => {
+        setScrolling(false);
+        setJumping(false);
+      }, scrollingResetMs);
     };
     const observer = new ResizeObserver(() => setViewport(el.clientHeight));
     observer.observe(el);
@@ -83,7 +93,6 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
   for (let index = first; index <= last; index++)
     items.push({ index, start: rowTop(index, contentTop, scrollTop, layout) });
 
-  const current = useRef(layout);
   current.current = layout;
   const scrollToRow = useCallback(
     (row: number) => {
@@ -104,5 +113,5 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     [scroller],
   );
 
-  return { items, onScreen, height: scrollHeightOf(layout), scrolling, scrollToRow };
+  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow };
 }
