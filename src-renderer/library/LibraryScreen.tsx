@@ -27,6 +27,7 @@ import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from './ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
 import { useReuse } from './use-reuse';
+import { WhatWorkedHost } from '../what-worked/WhatWorkedView';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets, useSelection } from './library-selection';
 import { imagesById } from './library-windows';
@@ -303,6 +304,7 @@ export function LibraryScreen() {
       {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
+      <WhatWorkedHost filter={filter} teamMarks={(overview.data?.people.length ?? 0) > 1} onShow={setFilter} />
     </section>
   );
 }

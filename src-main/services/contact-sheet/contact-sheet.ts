@@ -136,7 +136,8 @@ async function printable(path: string, width: number, height: number): Promise<B
  */
 export async function writeContactSheet(
   images: LibraryDetail[],
-  options: ContactSheetOptions,
+  /** `summary`: a line under the title of the first page ("What worked" top rows), if any. */
+  options: ContactSheetOptions & { summary?: string },
   labels: ContactSheetLabels,
   file: string,
 ): Promise<{ pages: number; images: number }> {
@@ -191,6 +192,11 @@ export async function writeContactSheet(
     for (let page = 0; page < pages; page++) {
       doc.addPage();
       drawLine(doc, options.title, MARGIN, MARGIN, pageW * 0.55, 13);
+      if (page === 0 && options.summary) {
+        doc.fillColor('#1f7a3d');
+        drawLine(doc, options.summary, MARGIN, MARGIN + 18, pageW * 0.58 - MARGIN, 7);
+        doc.fillColor('#000000');
+      }
       const right = `${labels.batches(batchNames)}${dates ? ` · ${dates}` : ''}`;
       const columnW = pageW * 0.4 - MARGIN;
       drawLine(doc, right, pageW * 0.6, MARGIN + 2, columnW, 8, 'right');

@@ -9,6 +9,13 @@ import { deliverExport, exportSelectionZip } from '../library/zip-export';
 import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
 import type { Language } from '../../../src-shared/settings';
+import { translatorIn } from '../../../src-shared/i18n/translator';
+import {
+  whatWorkedFileName,
+  whatWorkedSheetLine,
+  whatWorkedTable,
+  writeWhatWorkedTable,
+} from '../what-worked/what-worked-export';
 import type { FeatureHandlers } from './feature-handlers';
 
 export interface LibraryHandlerDeps {
@@ -42,11 +49,15 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
       return marks.length;
     },
     'library.exportZip': async ({ ids }) => exportSelectionZip(await details(ids), deps),
-    'library.exportContactSheet': async ({ ids, options }) => {
+    'library.exportContactSheet': async ({ ids, options, whatWorked }) => {
       const labels = contactSheetLabels(deps.language(), deps.personName());
       const images = await details(ids);
       const name = contactSheetName();
-      const sheet = { ...options, title: options.title || labels.defaultTitle };
+      // "What worked" for the filter the picks came from: its top rows as a line under the title.
+      const summary = whatWorked
+        ? whatWorkedSheetLine(await library.whatWorked(whatWorked), whatWorked.by, deps.language())
+        : undefined;
+      const sheet = { ...options, title: options.title || labels.defaultTitle, summary };
       const out = await deliverExport(name, (file) => writeContactSheet(images, sheet, labels, file), deps);
       return {
         name,
@@ -56,6 +67,14 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
         path: out.path,
         downloadUrl: out.downloadUrl,
       };
+    },
+    'library.exportWhatWorked': async ({ query, format }) => {
+      const language = deps.language();
+      const table = whatWorkedTable(await library.whatWorked(query), query.by, language);
+      const name = whatWorkedFileName(format);
+      const title = translatorIn(language)('worked.title');
+      const out = await deliverExport(name, (file) => writeWhatWorkedTable(table, format, title, file), deps);
+      return { name, rows: table.length - 1, canceled: out.canceled, path: out.path, downloadUrl: out.downloadUrl };
     },
     // The folder is checked before the images are read: a path that cannot be used is refused whatever the ids.
     'library.exportFolder': async ({ ids, folder }) => {
