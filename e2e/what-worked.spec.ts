@@ -109,7 +109,10 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   await expect(view).toBeVisible();
   const rows = view.getByTestId('what-worked-row');
   await view.getByTestId('what-worked-by-surface').check();
-  await view.getByTestId('what-worked-by-subject').uncheck().catch(() => undefined);
+  await view
+    .getByTestId('what-worked-by-subject')
+    .uncheck()
+    .catch(() => undefined);
   for (const name of ['subject', 'light', 'model'])
     if (await view.getByTestId(`what-worked-by-${name}`).isChecked())
       await view.getByTestId(`what-worked-by-${name}`).uncheck();
@@ -157,7 +160,10 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   await expect(rows).toHaveCount(3);
   await expect(view.getByTestId('what-worked-chart')).toBeVisible();
   await screenshot(page, 'what-worked-en');
-  await page.getByTestId('language-select').selectOption('zh-CN').catch(() => undefined);
+  await page
+    .getByTestId('language-select')
+    .selectOption('zh-CN')
+    .catch(() => undefined);
 
   // Tab reaches the table; the arrows move; Enter opens the first row's images in the Library.
   await first.focus();

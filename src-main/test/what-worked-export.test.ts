@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import readSheet from 'read-excel-file/node';
+import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { promptsDraft } from './prompts-draft';
 import { call, startServices, submitAndDownload } from './studio-fixture';
@@ -21,7 +21,10 @@ function partedDraft(id: string) {
   );
   return {
     ...draft,
-    items: draft.items.map((item, i) => ({ ...item, parts: { template, values: values[i]!, source: 'template' } })),
+    items: draft.items.map((item, i) => ({
+      ...item,
+      parts: { template, values: values[i]!, source: 'template' },
+    })),
   };
 }
 
@@ -34,7 +37,8 @@ describe('What worked, exported', () => {
     const services = await startServices({ pickSavePath: async (name) => join(saved, name) });
     await submitAndDownload(services, partedDraft(`worked-${Date.now()}`));
     const { items } = await call(services, 'library.query', { sort: 'oldest' });
-    const on = (word: string) => (items as { id: string; prompt: string }[]).filter((i) => i.prompt.includes(word));
+    const on = (word: string) =>
+      (items as { id: string; prompt: string }[]).filter((i) => i.prompt.includes(word));
     // Every image on snow picked, one on moss rejected.
     await call(services, 'library.mark', { ids: on('snow').map((i) => i.id), mark: 'picked' });
     await call(services, 'library.mark', { ids: [on('moss')[0]!.id], mark: 'rejected', stars: 2 });
@@ -61,7 +65,12 @@ describe('What worked, exported', () => {
     const rows = await readSheet(xlsx.path);
     expect(rows[0]!.slice(0, 3)).toEqual(['subject', 'Images', 'Picked']);
     // Each subject: 1 of 2 picked. A value that looks like a formula stays text.
-    expect(rows.slice(1).map((r) => [r[0], r[1], r[2]]).sort()).toEqual(
+    expect(
+      rows
+        .slice(1)
+        .map((r) => [r[0], r[1], r[2]])
+        .sort(),
+    ).toEqual(
       [
         ['=cmd|calc', 2, 1],
         ['fox', 2, 1],
@@ -90,6 +99,8 @@ describe('What worked, exported', () => {
     });
     expect(out).toMatchObject({ images: 3, pages: 1 });
     const text = pdfText(out.path).replace(/\s+/g, ' ');
-    expect(text).toContain('What worked, by surface: snow 3 of 3 picked (44–100 %) · moss 0 of 3 picked (0–56 %)');
+    expect(text).toContain(
+      'What worked, by surface: snow 3 of 3 picked (44–100 %) · moss 0 of 3 picked (0–56 %)',
+    );
   });
 });

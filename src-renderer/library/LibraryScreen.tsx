@@ -304,7 +304,11 @@ export function LibraryScreen() {
       {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
-      <WhatWorkedHost filter={filter} teamMarks={(overview.data?.people.length ?? 0) > 1} onShow={setFilter} />
+      <WhatWorkedHost
+        filter={filter}
+        teamMarks={(overview.data?.people.length ?? 0) > 1}
+        onShow={setFilter}
+      />
     </section>
   );
 }

@@ -218,7 +218,12 @@ export function LibraryToolbar(props: ToolbarProps) {
       >
         {t('boards.addTo')} (B)
       </button>
-      <button type="button" onClick={openWhatWorked} title={t('worked.openHint')} data-testid="what-worked-open">
+      <button
+        type="button"
+        onClick={openWhatWorked}
+        title={t('worked.openHint')}
+        data-testid="what-worked-open"
+      >
         {t('worked.open')} (W)
       </button>
       {single && <CompareAcrossButton id={single.id} />}

@@ -73,14 +73,7 @@ export function WhatWorkedChart({
                 className="ww-whisker"
               />
               {[row.pickInterval.low, row.pickInterval.high].map((end, n) => (
-                <line
-                  key={n}
-                  x1={x(end)}
-                  x2={x(end)}
-                  y1={y + 5}
-                  y2={y + ROW - 5}
-                  className="ww-whisker"
-                />
+                <line key={n} x1={x(end)} x2={x(end)} y1={y + 5} y2={y + ROW - 5} className="ww-whisker" />
               ))}
             </g>
           );

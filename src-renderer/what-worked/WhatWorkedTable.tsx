@@ -133,7 +133,10 @@ export function WhatWorkedTable({ by, rows, active, onActive, chosen, onChoose, 
                 })}
               </td>
               <td className="num" data-testid="what-worked-rejected">
-                {t('worked.countShare', { count: row.rejected, share: percent(row.rejected / (row.images || 1)) })}
+                {t('worked.countShare', {
+                  count: row.rejected,
+                  share: percent(row.rejected / (row.images || 1)),
+                })}
               </td>
               <td className="num" data-testid="what-worked-unrated">
                 {row.unrated}

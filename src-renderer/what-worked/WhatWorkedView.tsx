@@ -50,7 +50,7 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
   const [error, setError] = useState<StudioError>();
   const [drafting, setDrafting] = useState(false);
   const [sheetIds, setSheetIds] = useState<string[]>();
-  const by = stored ?? [WHAT_WORKED_MODEL];
+  const by = useMemo(() => stored ?? [WHAT_WORKED_MODEL], [stored]);
   const query = useMemo(() => whatWorkedQuery(filter, by, marksBy), [filter, by, marksBy]);
   // Asked again at each opening: marks made in the gallery since then count.
   const result = useStudioQuery('library.whatWorked', query, { staleTime: 0, placeholderData: (p) => p });

@@ -74,7 +74,13 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
       const name = whatWorkedFileName(format);
       const title = translatorIn(language)('worked.title');
       const out = await deliverExport(name, (file) => writeWhatWorkedTable(table, format, title, file), deps);
-      return { name, rows: table.length - 1, canceled: out.canceled, path: out.path, downloadUrl: out.downloadUrl };
+      return {
+        name,
+        rows: table.length - 1,
+        canceled: out.canceled,
+        path: out.path,
+        downloadUrl: out.downloadUrl,
+      };
     },
     // The folder is checked before the images are read: a path that cannot be used is refused whatever the ids.
     'library.exportFolder': async ({ ids, folder }) => {

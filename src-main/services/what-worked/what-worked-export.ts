@@ -41,7 +41,8 @@ export function whatWorkedTable(result: WhatWorkedResult, by: string[], language
 }
 
 /** A text cell a spreadsheet would run as a formula (=, +, -, @) is kept as text. */
-const inert = (cell: SheetCell) => (typeof cell === 'string' && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
+const inert = (cell: SheetCell) =>
+  typeof cell === 'string' && /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 
 /** CSV as Excel opens it: UTF-8 with its mark (Chinese stays Chinese), CRLF lines. */
 export function tableCsv(rows: SheetCell[][]): string {

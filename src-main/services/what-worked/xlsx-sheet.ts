@@ -4,8 +4,9 @@ import { strToU8, zipSync } from 'fflate';
 export type SheetCell = string | number | null;
 
 /** Characters XML 1.0 cannot hold at all (control characters but tab and line ends, lone surrogates). */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const escapeXml = (text: string) =>
   text
@@ -25,8 +26,7 @@ function column(index: number): string {
 
 function cellXml(value: SheetCell, ref: string): string {
   if (value === null || value === '') return '';
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
+  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : '';
   // Inline strings: text is never read as a formula, whatever it starts with.
   return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
 }
@@ -58,7 +58,9 @@ const FILES = {
  */
 export function xlsxWorkbook(sheetName: string, rows: SheetCell[][]): Uint8Array {
   const sheetRows = rows
-    .map((row, r) => `<row r="${r + 1}">${row.map((v, c) => cellXml(v, `${column(c)}${r + 1}`)).join('')}</row>`)
+    .map(
+      (row, r) => `<row r="${r + 1}">${row.map((v, c) => cellXml(v, `${column(c)}${r + 1}`)).join('')}</row>`,
+    )
     .join('');
   // A sheet's name: at most 31 characters, none of : \ / ? * [ ].
   const name = escapeXml(sheetName.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'Sheet1');
