@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { promptPartsSchema } from './prompt-parts';
 
 export const REFERENCE_MIMES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const referenceMimeSchema = z.enum(REFERENCE_MIMES);
@@ -22,6 +23,8 @@ export const draftItemSchema = z.object({
   outputCount: z.number().int(),
   /** References of this row only; the draft's shared references apply to every row too. */
   referenceIds: z.array(z.string()).max(1000).default([]),
+  /** The template and values the prompt was made from, kept into the batch and the library (issue 38). */
+  parts: promptPartsSchema.optional(),
 });
 export type DraftItem = z.infer<typeof draftItemSchema>;
 

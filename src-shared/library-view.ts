@@ -64,6 +64,11 @@ export const libraryFilterSchema = z
     stackLevel: z.enum(['near', 'similar']).optional(),
     /** Every image made from the same prompt as this one (by id): its variants, for the survey. */
     promptOf: z.string().optional(),
+    /**
+     * Only images whose prompt's parts (src-shared/prompt-parts.ts) have these values: a row of
+     * "What worked" opened in the Library. '' means the image has no value for that name.
+     */
+    parts: z.record(z.string().min(1).max(100), z.string().max(10_000)).optional(),
   })
   .strict();
 export type LibraryFilter = z.input<typeof libraryFilterSchema>;

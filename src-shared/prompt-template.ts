@@ -15,6 +15,12 @@ export function templateCount(lists: Record<string, string[]>, names: string[], 
   return mode === 'cross' ? lengths.reduce((a, b) => a * b, 1) : Math.min(...lengths);
 }
 
+/** One prompt a template made, with the value each variable took in it (its parts). */
+export interface TemplateRow {
+  prompt: string;
+  values: Record<string, string>;
+}
+
 /**
  * Expands a template into prompts: every combination of the lists (cross), or the lists taken
  * side by side (zip). `limit` stops a runaway cross product early.
@@ -25,25 +31,39 @@ export function expandTemplate(
   mode: TemplateMode,
   limit = 10_000,
 ): string[] {
+  return expandTemplateRows(template, lists, mode, limit).map((row) => row.prompt);
+}
+
+/** The same, each prompt with its values: what the batch and the library keep as its parts. */
+export function expandTemplateRows(
+  template: string,
+  lists: Record<string, string[]>,
+  mode: TemplateMode,
+  limit = 10_000,
+): TemplateRow[] {
   const names = templateVariables(template);
-  const fill = (values: Record<string, string>) =>
-    template.replace(/\{([\p{L}\p{N}_-]+)\}/gu, (all, n: string) => values[n] ?? all);
-  if (names.length === 0) return [template];
+  if (names.length === 0) return [{ prompt: template, values: {} }];
   const count = Math.min(templateCount(lists, names, mode), limit);
-  const out: string[] = [];
+  const out: TemplateRow[] = [];
   for (let i = 0; i < count; i++) {
-    const values: Record<string, string> = {};
-    if (mode === 'zip') {
-      for (const n of names) values[n] = lists[n]![i]!;
-    } else {
+    // The picks of each list, the last list turning fastest (cross) or all together (zip).
+    const picks = names.map(() => i);
+    if (mode === 'cross') {
       let rest = i;
       for (let k = names.length - 1; k >= 0; k--) {
-        const list = lists[names[k]!]!;
-        values[names[k]!] = list[rest % list.length]!;
-        rest = Math.floor(rest / list.length);
+        const length = lists[names[k]!]!.length;
+        picks[k] = rest % length;
+        rest = Math.floor(rest / length);
       }
     }
-    out.push(fill(values));
+    // In the template's order: the parts are listed (and shown) as the person wrote them.
+    const values = Object.fromEntries(names.map((n, k) => [n, lists[n]![picks[k]!]!]));
+    out.push({ prompt: fillTemplate(template, values), values });
   }
   return out;
+}
+
+/** The template with each variable's value put in; a variable without one is left as it is. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([\p{L}\p{N}_-]+)\}/gu, (all, n: string) => values[n] ?? all);
 }

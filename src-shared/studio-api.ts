@@ -26,6 +26,12 @@ import {
   reviewMarkSchema,
 } from './library-view';
 import { personStatusSchema } from './person';
+import {
+  fromWhatWorkedResultSchema,
+  fromWhatWorkedSchema,
+  whatWorkedQuerySchema,
+  whatWorkedResultSchema,
+} from './what-worked';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
 import { updateMethods, updateStatusSchema } from './updates';
@@ -243,6 +249,11 @@ export const studioMethods = {
     }),
   },
   'drafts.exportCsv': { input: z.object({ draft: draftSchema }).strict(), output: z.string() },
+  /**
+   * "New draft from what worked": a draft of the chosen rows (src-shared/what-worked.ts), saved and
+   * answered whole for Compose to open; never sent.
+   */
+  'drafts.fromWhatWorked': { input: fromWhatWorkedSchema, output: fromWhatWorkedResultSchema },
 
   /** Stores a reference image by content, converting formats the gateway does not take. */
   'references.add': {
@@ -256,6 +267,8 @@ export const studioMethods = {
   /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
   'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
   'library.detail': { input: byId, output: libraryDetailSchema },
+  /** "What worked": the filtered images by their prompts' parts (or model), picks counted, best first. */
+  'library.whatWorked': { input: whatWorkedQuerySchema, output: whatWorkedResultSchema },
   /** The review marks of these images now: read before a mark, so that Ctrl+Z can put them back. */
   'library.marksOf': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),

@@ -264,6 +264,15 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       updates.workChanged();
   });
 
+  const reuse = new ImageReuse({
+    library,
+    references,
+    realtimeResult: (jobId) => ({
+      file: realtime.imageFile(jobId, 'result', 0).file,
+      savedId: realtime.list().find((j) => j.id === jobId)?.savedId,
+    }),
+    batchItem: (batchId, customId) => batches.media.itemImage(batchId, customId),
+  });
   const handlers: StudioHandlers = {
     ...settingsHandlers({
       info: () => ({
@@ -294,18 +303,12 @@ export async function createStudioServices(options: StudioServicesOptions): Prom
       personName: () => settings.get().personName,
     }),
     ...collectionHandlers(new Collections(libraryDir, person), library, () => libraryChanges.noteBoards()),
-    ...reuseHandlers(
-      new ImageReuse({
-        library,
-        references,
-        realtimeResult: (jobId) => ({
-          file: realtime.imageFile(jobId, 'result', 0).file,
-          savedId: realtime.list().find((j) => j.id === jobId)?.savedId,
-        }),
-        batchItem: (batchId, customId) => batches.media.itemImage(batchId, customId),
-      }),
-    ),
-    ...draftHandlers(drafts),
+    ...reuseHandlers(reuse),
+    ...draftHandlers(drafts, {
+      library,
+      reference: (id) => reuse.fromLibrary(id),
+      language: () => settings.get().language,
+    }),
     ...updateHandlers(updates),
   };
 

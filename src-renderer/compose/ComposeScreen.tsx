@@ -161,8 +161,8 @@ export function ComposeScreen() {
       {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
       {panel === 'template' && (
         <TemplateDialog
-          onAdd={(prompts) => {
-            change(draftActions.insertPrompts(draft.items.length, prompts));
+          onAdd={(prompts, parts) => {
+            change(draftActions.insertPrompts(draft.items.length, prompts, parts));
             setPanel(undefined);
           }}
           onClose={() => setPanel(undefined)}

@@ -2,14 +2,24 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/Modal';
 import {
-  expandTemplate,
+  expandTemplateRows,
   templateCount,
   templateVariables,
   type TemplateMode,
 } from '../../src-shared/prompt-template';
+import type { PromptParts } from '../../src-shared/prompt-parts';
 
-/** Prompts from a template with variables, expanded as every combination or side by side. */
-export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): void; onClose(): void }) {
+/**
+ * Prompts from a template with variables, expanded as every combination or side by side; each
+ * keeps its template and values as its parts, for "What worked" to trace picks back to them.
+ */
+export function TemplateDialog({
+  onAdd,
+  onClose,
+}: {
+  onAdd(prompts: string[], parts: PromptParts[]): void;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [template, setTemplate] = useState('');
@@ -75,7 +85,14 @@ export function TemplateDialog({ onAdd, onClose }: { onAdd(prompts: string[]): v
           type="button"
           className="primary"
           disabled={count === 0 || count > 10_000}
-          onClick={() => onAdd(expandTemplate(template, lists, mode))}
+          onClick={() => {
+            const rows = expandTemplateRows(template, lists, mode);
+            const parts = rows.map((r): PromptParts => ({ template, values: r.values, source: 'template' }));
+            onAdd(
+              rows.map((r) => r.prompt),
+              parts,
+            );
+          }}
           data-testid="template-add"
         >
           {t('templater.add', { count })}

@@ -1,4 +1,5 @@
 import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
+import type { PromptParts } from '../../src-shared/prompt-parts';
 import { nextRowIds, rowsFromPrompts } from './compose-store';
 
 /** Edits of a draft, pure, so the grid, the keyboard and undo all share them. */
@@ -9,10 +10,13 @@ export const draftActions = {
       ...d,
       items: d.items.map((item, i) => (i === index ? { ...item, ...patch } : item)),
     }),
+  /** New rows of these prompts at `at`; `parts`, where given, are each prompt's template and values. */
   insertPrompts:
-    (at: number, prompts: string[]) =>
+    (at: number, prompts: string[], parts?: (PromptParts | undefined)[]) =>
     (d: Draft): Draft => {
-      const rows = rowsFromPrompts(d.items, prompts);
+      const rows = rowsFromPrompts(d.items, prompts).map((row, i) =>
+        parts?.[i] ? { ...row, parts: parts[i] } : row,
+      );
       return { ...d, items: [...d.items.slice(0, at), ...rows, ...d.items.slice(at)] };
     },
   /** Rows from an import: their own ids where free, fresh ones otherwise. */

@@ -6,6 +6,7 @@ import { makeDir } from '../library/atomic-file';
 import type { BatchFile } from '../library/batch-folder';
 import { EXTENSION_OF_MIME, UniqueNames, safeName } from '../library/file-names';
 import type { IngestedImage } from '../library/zip-ingest';
+import { partsOfRow } from '../library/prompt-parts-of';
 import { logCaught } from '../log/studio-log';
 import type { ReferenceStore } from '../references/reference-store';
 import type { TrackedBatch } from './tracked-batch';
@@ -34,10 +35,11 @@ export async function buildBatchFile(
   const previews = new Map((items ?? []).map((i) => [i.custom_id, i.prompt_preview ?? '']));
   const promptOf = (customId: string) => {
     const row = draft ? rowOfTask(draft, customId) : undefined;
-    return {
-      rowIndex: row?.index ?? null,
-      prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? ''),
-    };
+    const item = row && draft ? draft.items[row.index] : undefined;
+    const prompt = item ? item.prompt : (previews.get(customId) ?? '');
+    // Readable beside each image, as the library index takes them (prompt-parts-of.ts).
+    const parts = item ? partsOfRow(item.parts, prompt) : null;
+    return { rowIndex: row?.index ?? null, prompt, ...(parts ? { parts: parts.values } : {}) };
   };
   const references: BatchFile['references'] = [];
   if (draft) {

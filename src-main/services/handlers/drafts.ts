@@ -1,9 +1,13 @@
 import type { DraftStore } from '../drafts/draft-store';
 import { draftToCsv, readTable } from '../drafts/table-import';
+import { draftFromWhatWorked, type FromWhatWorkedDeps } from '../drafts/draft-from-what-worked';
 import type { FeatureHandlers } from './feature-handlers';
 
 /** Compose's drafts: saved, listed, imported from tables and exported as CSV. */
-export function draftHandlers(drafts: DraftStore): FeatureHandlers<'drafts'> {
+export function draftHandlers(
+  drafts: DraftStore,
+  whatWorked: Omit<FromWhatWorkedDeps, 'drafts'>,
+): FeatureHandlers<'drafts'> {
   return {
     // The list carries a summary only: a draft's rows can run to thousands.
     'drafts.list': () =>
@@ -19,5 +23,6 @@ export function draftHandlers(drafts: DraftStore): FeatureHandlers<'drafts'> {
     },
     'drafts.readTable': ({ name, dataBase64 }) => readTable(name, Buffer.from(dataBase64, 'base64')),
     'drafts.exportCsv': ({ draft }) => draftToCsv(draft.items),
+    'drafts.fromWhatWorked': (request) => draftFromWhatWorked({ ...whatWorked, drafts }, request),
   };
 }

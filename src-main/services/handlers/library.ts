@@ -39,6 +39,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
     'library.overview': () => library.overview(),
     'library.ids': (query) => library.ids(query),
     'library.detail': ({ id }) => library.detail(id),
+    'library.whatWorked': (query) => library.whatWorked(query),
     'library.lineage': ({ id }) => library.lineage(id),
     'library.acrossModels': ({ id }) => library.acrossModels(id),
     'library.marksOf': ({ ids }) => library.marksOf(ids),

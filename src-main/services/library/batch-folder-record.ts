@@ -7,6 +7,8 @@ import { type LibraryOverview, type ReviewMark } from '../../../src-shared/libra
 import { logCaughtUnlessMissing } from '../log/studio-log';
 import { BATCH_FILE } from './batch-folder';
 import { arrivingUntil } from './folder-arriving';
+import { partsOfRow, type ImageParts } from './prompt-parts-of';
+import { promptPartsSchema, type PromptParts } from '../../../src-shared/prompt-parts';
 import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
 
 const batchFileSchema = z.object({
@@ -30,6 +32,8 @@ const batchFileSchema = z.object({
       prompt: z.string().default(''),
       /** Realtime results: the library images used as inputs. */
       sources: z.array(z.string()).optional(),
+      /** Its prompt's parts, where it was made from them; older files have none. */
+      parts: z.record(z.string().max(100), z.string().max(10_000)).optional().catch(undefined),
     }),
   ),
   draft: z
@@ -37,7 +41,17 @@ const batchFileSchema = z.object({
       model: z.string().optional(),
       name: z.string().optional(),
       metadata: z.record(z.string(), z.unknown()).nullable().optional().catch(null),
-      items: z.array(z.object({ referenceIds: z.array(z.string()).default([]) }).passthrough()).default([]),
+      items: z
+        .array(
+          z
+            .object({
+              referenceIds: z.array(z.string()).default([]),
+              // A row's parts this version cannot read cost its parts only.
+              parts: promptPartsSchema.optional().catch(undefined),
+            })
+            .passthrough(),
+        )
+        .default([]),
       sharedReferenceIds: z.array(z.string()).default([]),
       references: z
         .array(z.object({ id: z.string(), sourceImageId: z.string().optional() }).passthrough())
@@ -75,6 +89,8 @@ export interface FolderImage {
   runId: string | null;
   /** Its perceptual hash (dHash, 16 hex digits) from the folder's hashes.json; null until made. */
   hash: string | null;
+  /** Its prompt's parts (each variable's value, and the template), from its record; null for none. */
+  parts: ImageParts | null;
 }
 
 export type FolderProblem = Omit<LibraryOverview['problems'][number], 'folder'>;
@@ -240,6 +256,7 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
         sources: i.sources ?? rowSources(i.rowIndex),
         runId: runIdOf(record.batch.metadata) ?? runIdOf(record.draft?.metadata) ?? null,
         hash: hashes[i.file] ?? null,
+        parts: partsOf(i, draft?.items[i.rowIndex ?? -1]?.parts),
       }));
     if (!missing) return { people, images, problem: reviewProblem };
     // Images still coming (a copy, a sync): shown as arriving, and read again until whole.
@@ -261,6 +278,19 @@ export async function readBatchFolder(dir: string, me: string, ownHashes?: strin
   } catch (err) {
     return { people, images: [], problem: unreadable(BATCH_FILE, err) };
   }
+}
+
+/**
+ * An image's parts: its draft row's (the template with them), and the values batch.json lists
+ * beside the image where the row has none (a record written by another tool, a draft trimmed).
+ */
+function partsOf(
+  image: { prompt: string; parts?: Record<string, string> },
+  row: PromptParts | undefined,
+): ImageParts | null {
+  const fromRow = partsOfRow(row, image.prompt);
+  if (fromRow) return fromRow;
+  return image.parts && Object.keys(image.parts).length ? { values: image.parts } : null;
 }
 
 /** Every entry any person (and the earlier review.json) has for one image, as team-marks.ts reads them. */

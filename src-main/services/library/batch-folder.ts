@@ -35,6 +35,8 @@ export interface BatchFile {
     bytes: number;
     rowIndex: number | null;
     prompt: string;
+    /** Each variable's value in its prompt (src-shared/prompt-parts.ts), where it was made from parts. */
+    parts?: Record<string, string>;
   }[];
   failures: { customId: string; code: string; message: string; rowIndex: number | null; prompt: string }[];
   download: { source: 'zip' | 'items'; downloadedAt: string };

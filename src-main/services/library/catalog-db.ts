@@ -5,7 +5,7 @@ import { logCaught, logInfo } from '../log/studio-log';
 import { makeDirSync } from './atomic-file';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 8;
+const SCHEMA_VERSION = 9;
 
 // Sized for a million images (issue 26): what a batch folder says once (its batch, task, model,
 // run and time) is kept once in `folders`, and an image points at its folder by number; an
@@ -115,6 +115,18 @@ create index if not exists collection_items_image on collection_items(image_id);
 create table if not exists image_sources (image_id text not null, source_id text not null);
 create index if not exists image_sources_image on image_sources(image_id);
 create index if not exists image_sources_source on image_sources(source_id);
+-- The parts of an image's prompt (src-shared/prompt-parts.ts): each variable's value, from its
+-- batch.json draft row, for "What worked" (catalog-what-worked.ts). Only images with parts have rows.
+create table if not exists image_parts (
+  image integer not null,
+  name text not null,
+  value text not null,
+  -- Its place among the image's parts (the template's order), so the variables are listed in it.
+  ord integer not null,
+  primary key (image, name)
+) without rowid;
+-- A Library filter by a part's value ("open this row of What worked").
+create index if not exists image_parts_value on image_parts(name, value);
 `;
 
 export type CatalogDb = Database.Database;

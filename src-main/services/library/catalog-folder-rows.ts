@@ -5,6 +5,7 @@ import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
+import { TEMPLATE_PART } from './prompt-parts-of';
 import { teamCounts, type TeamEntry } from './team-marks';
 
 /** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
@@ -44,6 +45,9 @@ function removeImages(db: CatalogDb, folder: number, name: string): void {
   }
   db.prepare(`delete from image_sources where ${idInFolderSql('image_id')}`).run(name, name);
   db.prepare('delete from team_marks where image in (select rowid from images where folder = ?)').run(folder);
+  db.prepare('delete from image_parts where image in (select rowid from images where folder = ?)').run(
+    folder,
+  );
   db.prepare('delete from images where folder = ?').run(folder);
 }
 
@@ -100,6 +104,7 @@ export function writeFolder(
   const text = db.prepare('insert into images_text (rowid, text) values (?, ?)');
   const terms = db.prepare('insert into images_terms (rowid, terms) values (?, ?)');
   const source = db.prepare('insert into image_sources (image_id, source_id) values (?, ?)');
+  const part = db.prepare('insert or replace into image_parts (image, name, value, ord) values (?, ?, ?, ?)');
   // In the folder's order, one after another: their rowids are that order (catalog-db.ts).
   for (const i of [...images].sort((a, b) => a.ord - b.ord)) {
     const row = insert.run(
@@ -121,6 +126,10 @@ export function writeFolder(
     if (chinese) text.run(row, chinese);
     terms.run(row, wordTerms(i));
     for (const from of i.sources) source.run(`${name}/${i.file}`, from);
+    if (i.parts) {
+      Object.entries(i.parts.values).forEach(([n, value], ord) => part.run(row, n, value, ord));
+      if (i.parts.template !== undefined) part.run(row, TEMPLATE_PART, i.parts.template, -1);
+    }
   }
   if (first) orderSameSecond(db, first.createdAt);
   return folderId(db, name)!;

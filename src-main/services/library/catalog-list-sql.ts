@@ -200,6 +200,11 @@ export function where(
     if (row === undefined) add('0');
     else add('images.prompt collate nocase = (select prompt from images where rowid = ?)', row);
   }
+  // A part's value, or '' for images without one or with an empty one (as What worked groups them).
+  for (const [name, value] of Object.entries(f.parts ?? {}))
+    if (value)
+      add('images.rowid in (select image from image_parts where name = ? and value = ?)', name, value);
+    else add(`images.rowid not in (select image from image_parts where name = ? and value <> '')`, name);
   return {
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,

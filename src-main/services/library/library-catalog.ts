@@ -14,6 +14,12 @@ import { CatalogIndexing, type SyncScope } from './catalog-indexing';
 import { CatalogMarks, type Mark } from './catalog-marks';
 import { CatalogReading } from './catalog-reading';
 import type { LibraryHome } from './library-home';
+import { whatWorked, whatWorkedPicks, type PickedImage } from './catalog-what-worked';
+import {
+  whatWorkedQuerySchema,
+  type WhatWorkedQuery,
+  type WhatWorkedResult,
+} from '../../../src-shared/what-worked';
 
 /**
  * The library's catalog: every image of every batch folder under the root, in SQLite in this
@@ -109,6 +115,20 @@ export class LibraryCatalog {
 
   acrossModels(id: string): Promise<LibraryImage[]> {
     return this.reading.acrossModels(id);
+  }
+
+  /** "What worked": the filtered images by their prompts' parts (or model), from the catalog only. */
+  async whatWorked(raw: WhatWorkedQuery): Promise<WhatWorkedResult> {
+    const query = whatWorkedQuerySchema.parse(raw);
+    await this.indexing.settled();
+    return this.catalog.use((db) => whatWorked(db, query));
+  }
+
+  /** The picked images of each chosen row of "What worked", for a new draft made from them. */
+  async whatWorkedPicks(raw: WhatWorkedQuery, chosen: Record<string, string>[]): Promise<PickedImage[][]> {
+    const query = whatWorkedQuerySchema.parse(raw);
+    await this.indexing.settled();
+    return this.catalog.use((db) => whatWorkedPicks(db, query, chosen));
   }
 
   /** Images without a perceptual hash yet, after a row, for the background hashing. */
