@@ -54,7 +54,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
       const labels = contactSheetLabels(deps.language(), deps.personName());
       const images = await details(ids);
       const name = contactSheetName();
-      // "What worked" for the filter the picks came from: its top rows as a line under the title.
+      // "What worked" for the filter the picks came from: its top rows as a line at the foot of the first page.
       const summary = whatWorked
         ? whatWorkedSheetLine(await library.whatWorked(whatWorked), whatWorked.by, deps.language())
         : undefined;
