@@ -13,7 +13,7 @@ import { ByPicker, MarksByPicker } from './WhatWorkedPickers';
 import { WhatWorkedChart } from './WhatWorkedChart';
 import { WhatWorkedTable } from './WhatWorkedTable';
 import { closeWhatWorked, useWhatWorked } from './what-worked-store';
-import { rowFilter, rowKey, whatWorkedQuery } from './what-worked-format';
+import { filterKey, rowFilter, rowKey, whatWorkedQuery } from './what-worked-format';
 import './what-worked.css';
 
 interface HostProps {
@@ -29,9 +29,11 @@ interface HostProps {
 export function WhatWorkedHost(props: HostProps) {
   const open = useWhatWorked((s) => s.open);
   const back = useWhatWorked((s) => s.back);
+  // Left with the Library (a draft opened in Compose): closed, not open again on coming back.
+  useEffect(() => closeWhatWorked, []);
   if (!open) return null;
   // Opened again from a row it showed: the table it was opened from, not the row's.
-  const filter = back && back.shown === JSON.stringify(props.filter) ? back.filter : props.filter;
+  const filter = back && back.shown === filterKey(props.filter) ? back.filter : props.filter;
   return <WhatWorkedView {...props} filter={filter} />;
 }
 
@@ -52,8 +54,9 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
   const [sheetIds, setSheetIds] = useState<string[]>();
   const by = useMemo(() => stored ?? [WHAT_WORKED_MODEL], [stored]);
   const query = useMemo(() => whatWorkedQuery(filter, by, marksBy), [filter, by, marksBy]);
-  // Asked again at each opening: marks made in the gallery since then count.
-  const result = useStudioQuery('library.whatWorked', query, { staleTime: 0, placeholderData: (p) => p });
+  // Asked again at each opening: marks made in the gallery since then count. No placeholder from
+  // the last answer: its rows are by other names, and would be drawn under these columns.
+  const result = useStudioQuery('library.whatWorked', query, { staleTime: 0 });
   const rows = useMemo(() => result.data?.rows ?? [], [result.data]);
   const variables = result.data?.variables ?? [WHAT_WORKED_MODEL];
   const exports = useWhatWorkedExports(query, { onMessage: setMessage, onError: setError });
@@ -80,7 +83,7 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
   };
   const open = (row: WhatWorkedRow) => {
     const shown = rowFilter(query, row);
-    useWhatWorked.setState({ open: false, back: { shown: JSON.stringify(shown), filter } });
+    useWhatWorked.setState({ open: false, back: { shown: filterKey(shown), filter } });
     onShow(shown);
   };
   const openSheet = () => void exports.pickedIds().then((ids) => ids && setSheetIds(ids));

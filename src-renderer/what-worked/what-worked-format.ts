@@ -46,3 +46,20 @@ export function pickedFilter(query: WhatWorkedQuery): LibraryFilter {
     agreement: marksBy === 'agreement' ? 'agree' : undefined,
   };
 }
+
+/**
+ * A filter as comparable text: keys sorted, unset ones left out, so the same filter read back from
+ * the saved place (or built in another order) is the same.
+ */
+export function filterKey(filter: LibraryFilter): string {
+  const sorted = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== undefined)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, v]) => [k, sorted(v)]),
+        )
+      : value;
+  return JSON.stringify(sorted(filter));
+}
