@@ -1,6 +1,9 @@
 import type { Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readSheet } from 'read-excel-file/node';
 import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
 import {
   batchesAtSandbox,
@@ -170,6 +173,31 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   await expect(rows).toHaveCount(3);
   await expect(view.getByTestId('what-worked-chart')).toBeVisible();
   await screenshot(page, 'what-worked-en');
+  // At 1280×800 the table has room for at least 12 rows (and its header) without scrolling.
+  const room = await view.locator('.ww-scroll').evaluate((el) => el.getBoundingClientRect().bottom);
+  const top = await first.evaluate((el) => el.getBoundingClientRect());
+  expect(Math.min(room, 800) - top.top).toBeGreaterThanOrEqual(12 * top.height);
+
+  // The table as a spreadsheet, downloaded as browser mode delivers exports, read back.
+  const xlsx = page.waitForEvent('download');
+  await view.getByTestId('what-worked-export-xlsx').click();
+  const saved = join(mkdtempSync(join(tmpdir(), 'worked-')), 'table.xlsx');
+  await (await xlsx).saveAs(saved);
+  const sheet = await readSheet(saved);
+  expect(sheet[0]!.slice(0, 3)).toEqual(['surface', 'Images', 'Picked']);
+  expect(sheet[1]!.slice(0, 3)).toEqual(['marble', 32, 32]);
+  await expect(view.getByTestId('what-worked-message')).toContainText('Table of 3 rows saved');
+
+  // A contact sheet of the picks, the table's top rows at the foot of its first page.
+  await view.getByTestId('what-worked-sheet').click();
+  const sheetDialog = page.getByTestId('contact-sheet-dialog');
+  await expect(sheetDialog).toContainText('32 images');
+  const pdf = page.waitForEvent('download');
+  await sheetDialog.getByTestId('sheet-export').click();
+  const pdfFile = join(saved, '..', 'sheet.pdf');
+  await (await pdf).saveAs(pdfFile);
+  const text = execFileSync('pdftotext', ['-layout', pdfFile, '-']).toString().replace(/\s+/g, ' ');
+  expect(text).toContain('What worked, by surface: marble 32 of 32 picked (89–100 %)');
 
   // The keyboard: Tab reaches the table's one row in the tab order; the arrows move; Enter opens.
   await by('model').focus();

@@ -5,6 +5,8 @@ import { percent, rowKey } from './what-worked-format';
 const ROW = 20;
 const LABEL = 110;
 const PLOT = 170;
+/** Room right of the plot for the "100 %" tick, centred on its end. */
+const RIGHT = 22;
 const TOP = 18;
 /** More bars than this would be too thin to read; the table has them all. */
 const MAX_BARS = 24;
@@ -33,11 +35,11 @@ export function WhatWorkedChart({
     <figure className="ww-chart" data-testid="what-worked-chart">
       <figcaption className="muted">{t('worked.chart')}</figcaption>
       <svg
-        width={LABEL + PLOT + 12}
+        width={LABEL + PLOT + RIGHT}
         height={height}
         role="img"
         aria-label={t('worked.chart')}
-        viewBox={`0 0 ${LABEL + PLOT + 12} ${height}`}
+        viewBox={`0 0 ${LABEL + PLOT + RIGHT} ${height}`}
       >
         {[0, 0.5, 1].map((tick) => (
           <g key={tick}>

@@ -16,7 +16,7 @@ interface Props {
 }
 
 /** A value as the table shows it: '' is an image without that part. */
-export function ValueText({ name, value }: { name: string; value: string }) {
+function ValueText({ name, value }: { name: string; value: string }) {
   const { t } = useTranslation();
   if (value) return <>{value}</>;
   return <span className="muted">{name === WHAT_WORKED_MODEL ? '–' : t('worked.none')}</span>;
