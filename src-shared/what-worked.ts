@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { draftSchema } from './draft';
+import { GATEWAY_LIMITS } from './draft-rules';
 import { libraryFilterSchema } from './library-view';
 
 /** The name `by` takes for the model an image was made on, beside the template's variable names. */
@@ -60,12 +61,12 @@ export const fromWhatWorkedSchema = z
     /** The rows chosen as winners, by their `values`. */
     chosen: z.array(z.record(z.string(), z.string())).min(1).max(1000),
     mode: z.enum(['cross', 'keep']),
-    outputCount: z.number().int().min(1).max(10),
+    /** Images a row, up to what the gateway takes for one row. */
+    outputCount: z.number().int().min(1).max(GATEWAY_LIMITS.maxOutputCount),
     /** The picked images as each row's references. */
     withReferences: z.boolean().default(false),
   })
   .strict();
-export type FromWhatWorked = z.input<typeof fromWhatWorkedSchema>;
 export const fromWhatWorkedResultSchema = draftSchema;
 
 /** z for a 95 % interval. */

@@ -224,5 +224,26 @@ describe('What worked', () => {
       outputCount: 1,
     });
     expect(!refused.ok && refused.error.code).toBe('STUDIO_WHAT_WORKED_NO_PICKS');
+    // Typed by hand: a pick there cannot be crossed (no template), but is kept as it was.
+    const typed = await call(services, 'library.ids', { batchId: hand.id });
+    await call(services, 'library.mark', { ids: typed, mark: 'picked' });
+    const typedQuery = { batchId: hand.id, by: ['model'], marksBy: 'mine' };
+    const noTemplate = await services.dispatch('drafts.fromWhatWorked', {
+      query: typedQuery,
+      chosen: [{ model: MODELS[0] }],
+      mode: 'cross',
+      outputCount: 1,
+    });
+    expect(!noTemplate.ok && noTemplate.error.code).toBe('STUDIO_WHAT_WORKED_NO_TEMPLATE');
+    const typedKept = await call(services, 'drafts.fromWhatWorked', {
+      query: typedQuery,
+      chosen: [{ model: MODELS[0] }],
+      mode: 'keep',
+      outputCount: 4,
+    });
+    expect(typedKept.items.map((i: any) => [i.prompt, i.outputCount, i.parts])).toEqual([
+      ['A cup on felt', 4, undefined],
+      ['A cup on felt, edited', 4, undefined],
+    ]);
   }, 300_000);
 });

@@ -6,6 +6,7 @@ import { ComposeToolbar, type ComposePanel } from './ComposeToolbar';
 import { useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
 import { DraftsMenu } from './DraftsMenu';
+import { FindPartsDialog } from './FindPartsDialog';
 import { FindReplace } from './FindReplace';
 import { ImportDialog, type ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
@@ -159,6 +160,16 @@ export function ComposeScreen() {
       {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
       {panel === 'find' && <FindReplace onClose={() => setPanel(undefined)} />}
       {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
+      {panel === 'parts' && (
+        <FindPartsDialog
+          draft={draft}
+          onApply={(parts) => {
+            change(draftActions.setParts(parts));
+            setPanel(undefined);
+          }}
+          onClose={() => setPanel(undefined)}
+        />
+      )}
       {panel === 'template' && (
         <TemplateDialog
           onAdd={(prompts, parts) => {

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../shell/ErrorNotice';
 import { useCompose } from './compose-store';
 import { RunModelsPicker } from './RunModelsPicker';
 
-export type ComposePanel = 'import' | 'template' | 'drafts' | 'find';
+export type ComposePanel = 'import' | 'template' | 'drafts' | 'find' | 'parts';
 
 /** Offers the browser a file to save, as a download of the page. */
 function saveText(text: string, name: string, type: string) {
@@ -81,6 +81,14 @@ export function ComposeToolbar({
           </button>
           <button type="button" onClick={() => onPanel('template')} data-testid="open-template">
             {t('compose.template')}
+          </button>
+          <button
+            type="button"
+            onClick={() => onPanel('parts')}
+            disabled={draft.items.length < 2}
+            data-testid="open-find-parts"
+          >
+            {t('compose.findParts')}
           </button>
           <button
             type="button"

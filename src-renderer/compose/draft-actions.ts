@@ -19,6 +19,13 @@ export const draftActions = {
       );
       return { ...d, items: [...d.items.slice(0, at), ...rows, ...d.items.slice(at)] };
     },
+  /** Parts found for rows typed by hand ("Find parts"), by row index. */
+  setParts:
+    (parts: ReadonlyMap<number, PromptParts>) =>
+    (d: Draft): Draft => ({
+      ...d,
+      items: d.items.map((item, i) => (parts.has(i) ? { ...item, parts: parts.get(i)! } : item)),
+    }),
   /** Rows from an import: their own ids where free, fresh ones otherwise. */
   appendRows:
     (rows: (Omit<DraftItem, 'customId'> & { customId?: string })[]) =>

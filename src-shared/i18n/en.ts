@@ -228,6 +228,7 @@ export const en = {
     import: 'Import…',
     export: 'Export CSV',
     template: 'Template…',
+    findParts: 'Find parts…',
     addReferences: 'Add reference images…',
     noSharedReferences:
       'None. Drop images on the grid to use them for every row, or on a row for that row only.',
@@ -345,6 +346,25 @@ export const en = {
     append_one: 'Add {{count}} row',
     append_other: 'Add {{count}} rows',
     replace: 'Replace the grid',
+  },
+  findParts: {
+    title: 'Find the parts of your prompts',
+    intro:
+      'The words that vary between rows become parts, as you would split a column. What worked then tells which value got picked.',
+    rows_one: 'Looking at {{count}} row without parts.',
+    rows_other: 'Looking at {{count}} rows without parts.',
+    none: 'These rows do not vary, or hold braces: there are no parts to find. Rows made from a template already have theirs.',
+    template: 'Template',
+    templateHelp: 'Change it freely: move a brace to take a word into a part, or out of it.',
+    name: 'Name of {{name}}',
+    defaultName: 'part{{n}}',
+    prompt: 'Prompt',
+    noFit: 'does not fit',
+    more_one: '…and {{count}} more row',
+    more_other: '…and {{count}} more rows',
+    fits_one: '{{count}} row gets parts',
+    fits_other: '{{count}} rows get parts',
+    accept: 'Keep these parts',
   },
   templater: {
     title: 'Expand a template',
@@ -1063,6 +1083,12 @@ export const en = {
     STUDIO_NO_DRAFT:
       'This batch was created elsewhere, so the studio does not have its prompts and reference images.',
     STUDIO_NOTHING_TO_RETRY: 'No failed item of this batch matches a row of its draft.',
+    STUDIO_WHAT_WORKED_NO_PICKS:
+      'None of the chosen rows has a picked image. Pick some, or choose other rows.',
+    STUDIO_WHAT_WORKED_NO_TEMPLATE:
+      'The picked images were not made from a template, so there is nothing to cross. Keep their prompts instead.',
+    STUDIO_WHAT_WORKED_TOO_MANY:
+      'The chosen values make more prompts than a draft holds (10,000). Choose fewer rows.',
     STUDIO_SEND_IN_PROGRESS:
       'The same content is being sent as “{{name}}”. The studio waits for the gateway’s answer and never sends it twice; you can submit again once it has answered.',
     STUDIO_SENT_BEFORE:

@@ -5,7 +5,7 @@ import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
-import { TEMPLATE_PART } from './prompt-parts-of';
+import type { ImageParts } from './prompt-parts-of';
 import { teamCounts, type TeamEntry } from './team-marks';
 
 /** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
@@ -45,9 +45,6 @@ function removeImages(db: CatalogDb, folder: number, name: string): void {
   }
   db.prepare(`delete from image_sources where ${idInFolderSql('image_id')}`).run(name, name);
   db.prepare('delete from team_marks where image in (select rowid from images where folder = ?)').run(folder);
-  db.prepare('delete from image_parts where image in (select rowid from images where folder = ?)').run(
-    folder,
-  );
   db.prepare('delete from images where folder = ?').run(folder);
 }
 
@@ -94,7 +91,7 @@ export function writeFolder(
   const folder = Number(lastInsertRowid);
   const insert = db.prepare(
     `insert into images (folder, file, custom_id, prompt, row_index, created_at, mime, bytes, mark, stars,
-     picks, rejects, marked, split, phash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     picks, rejects, marked, split, phash, parts) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const entry = db.prepare(
     'insert or replace into team_marks (image, person, mark, stars) values (?, ?, ?, ?)',
@@ -104,7 +101,7 @@ export function writeFolder(
   const text = db.prepare('insert into images_text (rowid, text) values (?, ?)');
   const terms = db.prepare('insert into images_terms (rowid, terms) values (?, ?)');
   const source = db.prepare('insert into image_sources (image_id, source_id) values (?, ?)');
-  const part = db.prepare('insert or replace into image_parts (image, name, value, ord) values (?, ?, ?, ?)');
+  const partsOf = promptPartsIds(db);
   // In the folder's order, one after another: their rowids are that order (catalog-db.ts).
   for (const i of [...images].sort((a, b) => a.ord - b.ord)) {
     const row = insert.run(
@@ -120,19 +117,38 @@ export function writeFolder(
       i.stars,
       ...teamColumns(i.team),
       i.hash ? Buffer.from(i.hash, 'hex') : null,
+      i.parts ? partsOf(i.parts) : null,
     ).lastInsertRowid;
     for (const e of i.team) entry.run(row, e.person, e.mark, e.stars);
     const chinese = cjkText(i);
     if (chinese) text.run(row, chinese);
     terms.run(row, wordTerms(i));
     for (const from of i.sources) source.run(`${name}/${i.file}`, from);
-    if (i.parts) {
-      Object.entries(i.parts.values).forEach(([n, value], ord) => part.run(row, n, value, ord));
-      if (i.parts.template !== undefined) part.run(row, TEMPLATE_PART, i.parts.template, -1);
-    }
   }
   if (first) orderSameSecond(db, first.createdAt);
   return folderId(db, name)!;
+}
+
+/**
+ * The id of a template and values in `prompt_parts`, made on first use: a draft row's images (one
+ * a model, one an output) share it.
+ */
+function promptPartsIds(db: CatalogDb): (parts: ImageParts) => number {
+  const find = db.prepare('select id from prompt_parts where key = ?').raw();
+  const add = db.prepare('insert into prompt_parts (key, template, vals) values (?, ?, ?)');
+  const value = db.prepare('insert or ignore into part_values (combo, name, value, ord) values (?, ?, ?, ?)');
+  const known = new Map<string, number>();
+  return (parts) => {
+    const vals = JSON.stringify(Object.entries(parts.values));
+    const key = JSON.stringify([parts.template ?? null, vals]);
+    let id = known.get(key) ?? (find.get(key) as [number] | undefined)?.[0];
+    if (id === undefined) {
+      id = Number(add.run(key, parts.template ?? null, vals).lastInsertRowid);
+      Object.entries(parts.values).forEach(([name, v], ord) => value.run(id, name, v, ord));
+    }
+    known.set(key, id);
+    return id;
+  };
 }
 
 /**

@@ -203,8 +203,12 @@ export function where(
   // A part's value, or '' for images without one or with an empty one (as What worked groups them).
   for (const [name, value] of Object.entries(f.parts ?? {}))
     if (value)
-      add('images.rowid in (select image from image_parts where name = ? and value = ?)', name, value);
-    else add(`images.rowid not in (select image from image_parts where name = ? and value <> '')`, name);
+      add('images.parts in (select combo from part_values where name = ? and value = ?)', name, value);
+    else
+      add(
+        `(images.parts is null or images.parts not in (select combo from part_values where name = ? and value <> ''))`,
+        name,
+      );
   return {
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,

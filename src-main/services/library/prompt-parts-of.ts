@@ -8,12 +8,6 @@ export interface ImageParts {
 }
 
 /**
- * The name under which the catalog's image_parts keeps an image's template: a variable's name is
- * never empty (src-shared/prompt-template.ts), so it cannot clash.
- */
-export const TEMPLATE_PART = '';
-
-/**
  * The parts of an image's prompt as the catalog keeps them, from its draft row, or null. Parts
  * count only while they still make the prompt the image was made with: a row edited by hand after
  * the template made it keeps its old parts in the draft, and they no longer describe it.
