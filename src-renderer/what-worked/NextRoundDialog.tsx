@@ -1,14 +1,17 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FromWhatWorked, WhatWorkedQuery, WhatWorkedRow } from '../../src-shared/what-worked';
+import type { MethodInput } from '../../src-shared/studio-api';
+import type { WhatWorkedQuery, WhatWorkedRow } from '../../src-shared/what-worked';
 import { StudioError } from '../../src-shared/studio-error';
+import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
 import { useNavigation } from '../app/navigation-store';
 import { useStudioMutation } from '../app/studio-queries';
 import { useCompose } from '../compose/compose-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { Modal } from '../shell/Modal';
 
-const MAX_PER_ROW = 10;
+/** The gateway's images per row: more would be refused when the draft is sent. */
+const MAX_PER_ROW = GATEWAY_LIMITS.maxOutputCount;
 
 interface Props {
   query: WhatWorkedQuery;
@@ -27,7 +30,7 @@ export function NextRoundDialog({ query, chosen, by, onClose }: Props) {
   const { t } = useTranslation();
   const go = useNavigation((s) => s.go);
   const make = useStudioMutation('drafts.fromWhatWorked', { invalidates: ['drafts.list'] });
-  const [mode, setMode] = useState<FromWhatWorked['mode']>('cross');
+  const [mode, setMode] = useState<MethodInput<'drafts.fromWhatWorked'>['mode']>('cross');
   const [outputCount, setOutputCount] = useState(1);
   const [withReferences, setWithReferences] = useState(false);
   const [error, setError] = useState<StudioError>();
