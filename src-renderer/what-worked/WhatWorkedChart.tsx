@@ -82,7 +82,7 @@ export function WhatWorkedChart({
         })}
       </svg>
       {rows.length > MAX_BARS && (
-        <p className="muted">{t('worked.chartMore', { shown: MAX_BARS, count: rows.length })}</p>
+        <p className="muted">{t('worked.chartMore', { shown: MAX_BARS, total: rows.length })}</p>
       )}
     </figure>
   );

@@ -134,7 +134,7 @@ export function WhatWorkedTable({ by, rows, active, onActive, chosen, onChoose, 
               </td>
               <td className="num" data-testid="what-worked-rejected">
                 {t('worked.countShare', {
-                  count: row.rejected,
+                  value: row.rejected,
                   share: percent(row.rejected / (row.images || 1)),
                 })}
               </td>
@@ -144,7 +144,7 @@ export function WhatWorkedTable({ by, rows, active, onActive, chosen, onChoose, 
               <td className="num">
                 {row.meanStars === null
                   ? '–'
-                  : t('worked.stars', { mean: row.meanStars.toFixed(1), count: row.starred })}
+                  : t('worked.stars', { mean: row.meanStars.toFixed(1), starred: row.starred })}
               </td>
             </tr>
           );
