@@ -7,6 +7,7 @@ import { readSheet } from 'read-excel-file/node';
 import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
 import {
   batchesAtSandbox,
+  expectNoSeriousA11yIssues,
   expect,
   gotoCompose,
   screenshot,
@@ -173,6 +174,7 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   await expect(rows).toHaveCount(3);
   await expect(view.getByTestId('what-worked-chart')).toBeVisible();
   await screenshot(page, 'what-worked-en');
+  await expectNoSeriousA11yIssues(page);
   // At 1280×800 the table has room for at least 12 rows (and its header) without scrolling.
   const room = await view.locator('.ww-scroll').evaluate((el) => el.getBoundingClientRect().bottom);
   const top = await first.evaluate((el) => el.getBoundingClientRect());

@@ -87,7 +87,7 @@ export function WhatWorkedTable({ by, rows, active, onActive, chosen, onChoose, 
               key={key}
               tabIndex={i === active ? 0 : -1}
               className={i === active ? 'active' : undefined}
-              aria-selected={chosen.has(key)}
+              data-chosen={chosen.has(key)}
               onFocus={() => i !== active && onActive(i)}
               onDoubleClick={() => onOpen(row)}
               data-testid="what-worked-row"
