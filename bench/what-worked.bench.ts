@@ -17,7 +17,10 @@ import { median } from './studio-session';
 const TARGET_MS = 300;
 const FOLDERS = 100;
 const PER_FOLDER = 1000;
-const TEMPLATE = 'A {subject} on {surface}, {light}';
+const TEMPLATE =
+  process.env.BENCH_WHAT_WORKED_DISTINCT === '1'
+    ? 'A {subject} on {surface}, {light}, take {take}'
+    : 'A {subject} on {surface}, {light}';
 const LISTS = {
   subject: ['ceramic mug', '青花瓷杯', 'glazed vase', 'brass lamp', 'wool blanket', 'walnut tray', '木桌'],
   surface: ['linen cloth', 'slate', 'marble', '亚麻布', 'oak shelf'],
@@ -46,7 +49,13 @@ for (let f = 0; f < (filled ? 0 : FOLDERS); f++) {
   const model = MODELS[f % 2]!;
   const images: FolderImage[] = [];
   for (let i = 0; i < PER_FOLDER; i++) {
-    const values = { subject: pick(LISTS.subject), surface: pick(LISTS.surface), light: pick(LISTS.light) };
+    const values: Record<string, string> = {
+      subject: pick(LISTS.subject),
+      surface: pick(LISTS.surface),
+      light: pick(LISTS.light),
+    };
+    // BENCH_WHAT_WORKED_DISTINCT=1: every image its own combination (parts of distinct prompts).
+    if (process.env.BENCH_WHAT_WORKED_DISTINCT === '1') values.take = `${f}-${i}`;
     const r = random();
     const mark = r < 0.06 ? 'picked' : r < 0.1 ? 'rejected' : null;
     const team: FolderImage['team'] = mark ? [{ person: 'ana', mark, stars: r < 0.03 ? 4 : 0 }] : [];

@@ -20,9 +20,19 @@ interface Token {
 }
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+/** Chinese (and Japanese) runs: words found by the segmenter's dictionary, as no spaces part them. */
+const CJK = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+)/u;
+/** Elsewhere words are runs of letters and digits; the segmenter is 10x slower on them. */
+const PLAIN = /[\p{L}\p{N}\p{M}_'’-]+|\s+|[^\p{L}\p{N}\p{M}\s_'’-]/gu;
 
 function tokens(prompt: string): Token[] {
-  return [...segmenter.segment(prompt)].map((s) => ({ text: s.segment, word: s.isWordLike ?? false }));
+  return prompt
+    .split(CJK)
+    .flatMap((run, i) =>
+      i % 2
+        ? [...segmenter.segment(run)].map((s) => ({ text: s.segment, word: s.isWordLike ?? false }))
+        : (run.match(PLAIN) ?? []).map((text) => ({ text, word: /[\p{L}\p{N}]/u.test(text) })),
+    );
 }
 
 /** The longest common subsequence of two word lists. */
@@ -134,11 +144,15 @@ export function suggestParts(
   // Long rows cost the table's square: a prompt of thousands of words is not split.
   if (rows.some((r) => r.length > 2000)) return null;
   let skeleton = rows[0]!.filter((t) => t.word).map((t) => t.text);
-  for (const row of rows.slice(1))
-    skeleton = lcs(
-      skeleton,
-      row.filter((t) => t.word).map((t) => t.text),
-    );
+  // The alignment costs the words of the shared part times each row's: past this budget (thousands
+  // of long rows) the studio offers nothing rather than hold the window.
+  let budget = 50_000_000;
+  for (const row of rows.slice(1)) {
+    const words = row.filter((t) => t.word).map((t) => t.text);
+    budget -= (skeleton.length + 1) * (words.length + 1);
+    if (budget < 0) return null;
+    skeleton = lcs(skeleton, words);
+  }
   const slots = rows.map((row) => slotsOf(row, skeleton));
   const out: SuggestedParts = { template: '', names: [], values: prompts.map(() => ({})) };
   for (let s = 0; s <= skeleton.length; s++) {

@@ -9,8 +9,9 @@ export const WHAT_WORKED_MODEL = 'model';
 /**
  * "What worked": the images under a Library filter, grouped by the values of one to three
  * variables (or the model). `marksBy` says whose marks count: this person's, everyone's (an image
- * anyone picked counts as picked), or agreement only (images whose marks all agree). It is not
- * called `whose` because the Library filter already has a `whose` (for its review filter).
+ * anyone picked counts as picked), or agreement only (at least two people marked it, all alike:
+ * the Library's "agree" filter). It is not called `whose` because the Library filter already has
+ * a `whose` (for its review filter).
  */
 export const whatWorkedQuerySchema = libraryFilterSchema
   .extend({

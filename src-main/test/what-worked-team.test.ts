@@ -119,10 +119,11 @@ describe('What worked over a team’s marks', () => {
       dog: [2, 1, 1, 0, 0, null],
       '': [1, 0, 0, 1, 0, null],
     });
-    // Agreement: cat2's split marks count for neither; a mark only one person set is agreed.
+    // Agreement, as the Library's "agree": only cat1, picked by both, counts. cat2's split marks count
+    // for neither, nor do marks only one person set (dog1, dog2), which are not unrated either.
     expect(await counts('agreement')).toEqual({
       cat: [2, 1, 0, 0, 1, 3],
-      dog: [2, 1, 1, 0, 0, null],
+      dog: [2, 0, 0, 0, 0, null],
       '': [1, 0, 0, 1, 0, null],
     });
 
@@ -135,6 +136,9 @@ describe('What worked over a team’s marks', () => {
       (await catalog.ids({ parts: { subject: 'cat' }, whose: 'anyone', review: 'picked' })).sort(),
     ).toEqual([`vessels/${cat1}`, `vessels/${cat2}`]);
     expect(await catalog.ids({ parts: { subject: '' } })).toEqual(['old/images/a.png']);
+    expect(
+      await catalog.ids({ parts: { subject: 'cat' }, whose: 'anyone', agreement: 'agree', review: 'picked' }),
+    ).toEqual([`vessels/${cat1}`]);
     catalog.close();
   });
 });

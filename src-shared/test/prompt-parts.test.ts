@@ -96,3 +96,15 @@ describe('the ranking rule of What worked', () => {
     expect(ranked.map((r) => r.values.v)).toEqual(['c', 'a', 'b']);
   });
 });
+
+describe('parts for many rows', () => {
+  it('splits 10,000 rows typed by hand, or offers nothing where they are too long to align', () => {
+    const subjects = ['mug', 'bowl', 'vase', 'jug', 'cup'];
+    const prompts = Array.from({ length: 10_000 }, (_, i) => `A ${subjects[i % 5]} number ${i} on oak`);
+    const found = suggestParts(prompts)!;
+    expect(found.template).toBe('A {part1} number {part2} on oak');
+    expect(found.values[9_999]).toEqual({ part1: 'cup', part2: '9999' });
+    const long = Array.from({ length: 200 }, (_, i) => `${'word '.repeat(1500)}${i}`);
+    expect(suggestParts(long)).toBeNull();
+  });
+});

@@ -17,8 +17,8 @@ type Query = z.output<typeof whatWorkedQuerySchema>;
  * Whose marks count, as SQL over an image's own columns (catalog-db.ts). Mine: this person's mark.
  * Everyone: picked by anyone, rejected by anyone (an image people disagree on counts in both), as
  * the Library's "anyone" filters read them, so a row opens on the same images. Agreement: picked
- * (or rejected) only where every person who marked the image did so. Unrated: nobody marked it
- * and it has no stars, as the Library's "unrated".
+ * (or rejected) only where at least two people marked the image and all alike, as the Library's
+ * "agree" filter. Unrated: nobody marked it and it has no stars, as the Library's "unrated".
  */
 const MARKS: Record<Query['marksBy'], { picked: string; rejected: string; unrated: string }> = {
   mine: {
@@ -32,8 +32,8 @@ const MARKS: Record<Query['marksBy'], { picked: string; rejected: string; unrate
     unrated: 'images.marked = 0 and images.mark is null and images.stars = 0',
   },
   agreement: {
-    picked: 'images.marked > 0 and images.picks = images.marked',
-    rejected: 'images.marked > 0 and images.rejects = images.marked',
+    picked: 'images.marked >= 2 and images.split = 0 and images.picks > 0',
+    rejected: 'images.marked >= 2 and images.split = 0 and images.rejects > 0',
     unrated: 'images.marked = 0 and images.mark is null and images.stars = 0',
   },
 };
