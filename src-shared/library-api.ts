@@ -58,12 +58,28 @@ export const libraryMethods = {
   /** A PDF contact sheet of images, delivered like a ZIP export (save dialog, or a one-time download). */
   'library.exportContactSheet': {
     input: z
-      .object({ ids: z.array(z.string()).min(1).max(20_000), options: contactSheetOptionsSchema })
+      .object({
+        ids: z.array(z.string()).min(1).max(20_000),
+        options: contactSheetOptionsSchema,
+        /** "What worked" for the filter the images came from: its top rows print at the foot of the first page. */
+        whatWorked: whatWorkedQuerySchema.optional(),
+      })
       .strict(),
     output: z.object({
       name: z.string(),
       images: z.number().int(),
       pages: z.number().int(),
+      canceled: z.boolean(),
+      path: z.string().nullable(),
+      downloadUrl: z.string().nullable(),
+    }),
+  },
+  /** The "What worked" table as CSV or XLSX, delivered like a ZIP export (save dialog, or a one-time download). */
+  'library.exportWhatWorked': {
+    input: z.object({ query: whatWorkedQuerySchema, format: z.enum(['csv', 'xlsx']) }).strict(),
+    output: z.object({
+      name: z.string(),
+      rows: z.number().int(),
       canceled: z.boolean(),
       path: z.string().nullable(),
       downloadUrl: z.string().nullable(),

@@ -26,6 +26,7 @@ import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
 import { useReuse } from '../shared/use-reuse';
+import { WhatWorkedHost } from '../what-worked/WhatWorkedView';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';
@@ -259,6 +260,11 @@ export function LibraryScreen() {
       {compare && <CompareView items={compare.items} onClose={closeChoice} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
+      <WhatWorkedHost
+        filter={filter}
+        teamMarks={(overview.data?.people.length ?? 0) > 1}
+        onShow={setFilter}
+      />
     </section>
   );
 }

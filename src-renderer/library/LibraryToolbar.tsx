@@ -17,6 +17,7 @@ import { selectionTargets, useSelection } from './library-selection';
 import { marksWritten, type MarkPatch } from './library-windows';
 import { StarRating } from './StarRating';
 import { openSurvey } from './library-survey';
+import { openWhatWorked } from '../what-worked/what-worked-store';
 
 /** Exports and knowledge-base pushes take at most this many images a call (the contract's limit). */
 const ACTION_MAX = 20_000;
@@ -216,6 +217,14 @@ export function LibraryToolbar(props: ToolbarProps) {
         data-testid="library-add-board"
       >
         {t('boards.addTo')} (B)
+      </button>
+      <button
+        type="button"
+        onClick={openWhatWorked}
+        title={t('worked.openHint')}
+        data-testid="what-worked-open"
+      >
+        {t('worked.open')} (W)
       </button>
       {single && <CompareAcrossButton id={single.id} />}
       <MenuButton label={t('library.more')} items={more} testId="library-more" />

@@ -4,6 +4,7 @@ import { keyHandler, LIBRARY_SCREEN_SHORTCUTS } from '../shell/shortcuts';
 import type { MarkFn } from './library-hooks';
 import { stepSize, takeRedo, takeUndo, undoWrites } from './library-mark-history';
 import { useLibraryPrefs } from './library-prefs';
+import { openWhatWorked } from '../what-worked/what-worked-store';
 
 const inTextField = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
@@ -12,8 +13,8 @@ const inTextField = (target: EventTarget | null) =>
 
 /**
  * The Library's screen-wide keys, in the gallery and the loupe alike: Ctrl+= / Ctrl+- / Ctrl+0 for
- * the thumbnail size (instead of the page zoom), Ctrl+Z / Ctrl+Shift+Z for the marks. Text fields
- * keep their own undo.
+ * the thumbnail size (instead of the page zoom), Ctrl+Z / Ctrl+Shift+Z for the marks, W for "What
+ * worked". Text fields keep their own undo.
  */
 export function useLibraryScreenKeys(mark: MarkFn, onMessage: (message: string) => void): void {
   const { t } = useTranslation();
@@ -38,6 +39,8 @@ export function useLibraryScreenKeys(mark: MarkFn, onMessage: (message: string) 
         for (const write of step.writes) mark(write.ids, write.after, { record: false });
         onMessage(t('library.redone', { count: stepSize(step) }));
       },
+      // From the gallery only: over the loupe or a dialog, W is no reason to leave it.
+      whatWorked: () => (document.querySelector('dialog[open]') ? false : openWhatWorked()),
     });
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.defaultPrevented || inTextField(e.target)) return;

@@ -117,6 +117,15 @@ export const LIBRARY_SCREEN_SHORTCUTS = group('libraryScreen', [
   { id: 'thumbDefault', keys: ['mod+0'] },
   { id: 'undoMark', keys: ['mod+z'] },
   { id: 'redoMark', keys: ['mod+shift+z', 'mod+y'] },
+  { id: 'whatWorked', keys: ['w'] },
+]);
+
+/** "What worked": the focused row of its table. */
+export const WHAT_WORKED_SHORTCUTS = group('whatWorked', [
+  { id: 'rowMove', keys: ['arrowup', 'arrowdown'] },
+  { id: 'rowFirstLast', keys: ['home', 'end'] },
+  { id: 'rowOpen', keys: ['enter'] },
+  { id: 'rowChoose', keys: [' '], label: 'Space' },
 ]);
 
 export const LIGHTBOX_SHORTCUTS = group('lightbox', [
@@ -150,6 +159,7 @@ export const SCREEN_SHORTCUTS: Record<Screen, readonly ShortcutGroup[]> = {
     GALLERY_SHORTCUTS,
     LIGHTBOX_SHORTCUTS,
     SURVEY_SHORTCUTS,
+    WHAT_WORKED_SHORTCUTS,
     DIALOG_KEYS,
   ],
   realtime: [GLOBAL_SHORTCUTS, REALTIME_PROMPT_SHORTCUTS, DIALOG_KEYS],

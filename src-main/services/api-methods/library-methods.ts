@@ -9,6 +9,13 @@ import { deliverExport, exportSelectionZip } from '../library/export/zip-export'
 import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
 import type { Language } from '../../../src-shared/settings';
+import { translatorIn } from '../../../src-shared/i18n/translator';
+import {
+  whatWorkedFileName,
+  whatWorkedSheetLine,
+  whatWorkedTable,
+  writeWhatWorkedTable,
+} from '../library/export/what-worked-export';
 import type { FeatureHandlers } from './feature-methods';
 
 export interface LibraryHandlerDeps {
@@ -43,16 +50,34 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
       return marks.length;
     },
     'library.exportZip': async ({ ids }) => exportSelectionZip(await details(ids), deps),
-    'library.exportContactSheet': async ({ ids, options }) => {
+    'library.exportContactSheet': async ({ ids, options, whatWorked }) => {
       const labels = contactSheetLabels(deps.language(), deps.personName());
       const images = await details(ids);
       const name = contactSheetName();
-      const sheet = { ...options, title: options.title || labels.defaultTitle };
+      // "What worked" for the filter the picks came from: its top rows as a line at the foot of the first page.
+      const summary = whatWorked
+        ? whatWorkedSheetLine(await library.whatWorked(whatWorked), whatWorked.by, deps.language())
+        : undefined;
+      const sheet = { ...options, title: options.title || labels.defaultTitle, summary };
       const out = await deliverExport(name, (file) => writeContactSheet(images, sheet, labels, file), deps);
       return {
         name,
         images: out.result?.images ?? 0,
         pages: out.result?.pages ?? 0,
+        canceled: out.canceled,
+        path: out.path,
+        downloadUrl: out.downloadUrl,
+      };
+    },
+    'library.exportWhatWorked': async ({ query, format }) => {
+      const language = deps.language();
+      const table = whatWorkedTable(await library.whatWorked(query), query.by, language);
+      const name = whatWorkedFileName(format);
+      const title = translatorIn(language)('worked.title');
+      const out = await deliverExport(name, (file) => writeWhatWorkedTable(table, format, title, file), deps);
+      return {
+        name,
+        rows: table.length - 1,
         canceled: out.canceled,
         path: out.path,
         downloadUrl: out.downloadUrl,

@@ -136,7 +136,8 @@ async function printable(path: string, width: number, height: number): Promise<B
  */
 export async function writeContactSheet(
   images: LibraryDetail[],
-  options: ContactSheetOptions,
+  /** `summary`: a line at the foot of the first page ("What worked" top rows), if any. */
+  options: ContactSheetOptions & { summary?: string },
   labels: ContactSheetLabels,
   file: string,
 ): Promise<{ pages: number; images: number }> {
@@ -191,6 +192,12 @@ export async function writeContactSheet(
     for (let page = 0; page < pages; page++) {
       doc.addPage();
       drawLine(doc, options.title, MARGIN, MARGIN, pageW * 0.55, 13);
+      // The summary in the first page's bottom margin: the whole width, which the header has not.
+      if (page === 0 && options.summary) {
+        doc.fillColor('#1f7a3d');
+        drawLine(doc, options.summary, MARGIN, pageH - MARGIN + 10, pageW - 2 * MARGIN, 7);
+        doc.fillColor('#000000');
+      }
       const right = `${labels.batches(batchNames)}${dates ? ` · ${dates}` : ''}`;
       const columnW = pageW * 0.4 - MARGIN;
       drawLine(doc, right, pageW * 0.6, MARGIN + 2, columnW, 8, 'right');
