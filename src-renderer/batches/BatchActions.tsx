@@ -8,7 +8,7 @@ import { useAgo } from '../shared/time-ago';
 import { confirmAction, withdrawQuestion } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useMoney } from '../shared/money-format';
-import { sendWithQuestions } from './send-questions';
+import { sendWithQuestions } from '../shared/send-questions';
 import { localTimeZone } from '../../src-shared/money';
 import { useBatchActions } from './use-batch-actions';
 

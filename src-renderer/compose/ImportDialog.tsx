@@ -4,7 +4,7 @@ import { Modal } from '../shell/Modal';
 import type { MethodOutput } from '../../src-shared/studio-api';
 import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { fileToBase64 } from './reference-upload';
+import { fileToBase64 } from '../shared/reference-upload';
 
 type Table = MethodOutput<'drafts.readTable'>;
 export interface ImportedRow {

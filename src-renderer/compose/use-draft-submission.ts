@@ -7,7 +7,7 @@ import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { useMoney } from '../shared/money-format';
-import { sendWithQuestions } from '../batches/send-questions';
+import { sendWithQuestions } from '../shared/send-questions';
 import { localTimeZone } from '../../src-shared/money';
 import { confirmAction } from '../shell/confirm-store';
 import { newRunId } from './run-models';

@@ -5,7 +5,7 @@ import type { Draft, ReferenceImage } from '../../src-shared/draft';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { draftActions } from './draft-actions';
-import { imageFiles, uploadReferences } from './reference-upload';
+import { imageFiles, uploadReferences } from '../shared/reference-upload';
 
 /**
  * Reference images coming in: dropped on the screen or on a row, picked in a file dialog, or pasted.

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KbRow } from '../../src-shared/kb-view';
 import { useStudioMutation } from '../app/studio-queries';
-import { fileToBase64 } from '../compose/reference-upload';
+import { fileToBase64 } from '../shared/reference-upload';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 type Source = 'manual' | 'paste' | 'csv';

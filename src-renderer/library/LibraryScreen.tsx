@@ -26,7 +26,7 @@ import { Lightbox, type ReuseHandlers } from './Lightbox';
 import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
 import { useReuse } from '../shared/use-reuse';
-import { WhatWorkedHost } from '../what-worked/WhatWorkedView';
+import { WhatWorkedHost } from './what-worked/WhatWorkedView';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
 import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';

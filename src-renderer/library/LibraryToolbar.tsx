@@ -17,7 +17,7 @@ import { selectionTargets, useSelection } from './library-selection';
 import { marksWritten, type MarkPatch } from './library-windows';
 import { StarRating } from './StarRating';
 import { openSurvey } from './library-survey';
-import { openWhatWorked } from '../what-worked/what-worked-store';
+import { openWhatWorked } from './what-worked/what-worked-store';
 
 /** Exports and knowledge-base pushes take at most this many images a call (the contract's limit). */
 const ACTION_MAX = 20_000;

@@ -4,7 +4,7 @@ import { keyHandler, LIBRARY_SCREEN_SHORTCUTS } from '../shell/shortcuts';
 import type { MarkFn } from './library-hooks';
 import { stepSize, takeRedo, takeUndo, undoWrites } from './library-mark-history';
 import { useLibraryPrefs } from './library-prefs';
-import { openWhatWorked } from '../what-worked/what-worked-store';
+import { openWhatWorked } from './what-worked/what-worked-store';
 
 const inTextField = (target: EventTarget | null) =>
   target instanceof HTMLElement &&

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WHAT_WORKED_MODEL, type WhatWorkedRow } from '../../src-shared/what-worked';
-import { keyHandler, WHAT_WORKED_SHORTCUTS } from '../shell/shortcuts';
+import { WHAT_WORKED_MODEL, type WhatWorkedRow } from '../../../src-shared/what-worked';
+import { keyHandler, WHAT_WORKED_SHORTCUTS } from '../../shell/shortcuts';
 import { percent, rowKey } from './what-worked-format';
 
 interface Props {

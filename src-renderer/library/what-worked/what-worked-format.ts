@@ -1,5 +1,5 @@
-import type { LibraryFilter } from '../../src-shared/library-view';
-import { WHAT_WORKED_MODEL, type WhatWorkedQuery, type WhatWorkedRow } from '../../src-shared/what-worked';
+import type { LibraryFilter } from '../../../src-shared/library-view';
+import { WHAT_WORKED_MODEL, type WhatWorkedQuery, type WhatWorkedRow } from '../../../src-shared/what-worked';
 
 /** A share (0..1) as a whole percentage. */
 export const percent = (share: number) => Math.round(share * 100);

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import type { ContactSheetOptions } from '../../src-shared/library-view';
-import { StudioError } from '../../src-shared/studio-error';
-import type { WhatWorkedQuery } from '../../src-shared/what-worked';
-import { useStudio } from '../app/studio-context';
-import { useStudioMutation } from '../app/studio-queries';
-import { downloadPreparedExport } from '../library/export-download';
+import type { ContactSheetOptions } from '../../../src-shared/library-view';
+import { StudioError } from '../../../src-shared/studio-error';
+import type { WhatWorkedQuery } from '../../../src-shared/what-worked';
+import { useStudio } from '../../app/studio-context';
+import { useStudioMutation } from '../../app/studio-queries';
+import { downloadPreparedExport } from '../export-download';
 import { pickedFilter } from './what-worked-format';
 
 /** A contact sheet takes at most this many images a call (the contract's limit). */

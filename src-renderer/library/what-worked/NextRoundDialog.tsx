@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MethodInput } from '../../src-shared/studio-api';
-import type { WhatWorkedQuery, WhatWorkedRow } from '../../src-shared/what-worked';
-import { StudioError } from '../../src-shared/studio-error';
-import { GATEWAY_LIMITS } from '../../src-shared/draft-rules';
-import { useNavigation } from '../app/navigation-store';
-import { useStudioMutation } from '../app/studio-queries';
-import { useCompose } from '../compose/compose-store';
-import { ErrorNotice } from '../shell/ErrorNotice';
-import { Modal } from '../shell/Modal';
+import type { MethodInput } from '../../../src-shared/studio-api';
+import type { WhatWorkedQuery, WhatWorkedRow } from '../../../src-shared/what-worked';
+import { StudioError } from '../../../src-shared/studio-error';
+import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
+import { useNavigation } from '../../app/navigation-store';
+import { useStudioMutation } from '../../app/studio-queries';
+import { useCompose } from '../../compose/compose-store';
+import { ErrorNotice } from '../../shell/ErrorNotice';
+import { Modal } from '../../shell/Modal';
 
 /** The gateway's images per row: more would be refused when the draft is sent. */
 const MAX_PER_ROW = GATEWAY_LIMITS.maxOutputCount;

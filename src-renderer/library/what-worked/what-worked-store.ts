@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { LibraryFilter } from '../../src-shared/library-view';
-import type { WhatWorkedQuery } from '../../src-shared/what-worked';
+import type { LibraryFilter } from '../../../src-shared/library-view';
+import type { WhatWorkedQuery } from '../../../src-shared/what-worked';
 
 type MarksBy = NonNullable<WhatWorkedQuery['marksBy']>;
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { WHAT_WORKED_MODEL, type WhatWorkedQuery } from '../../src-shared/what-worked';
+import { WHAT_WORKED_MODEL, type WhatWorkedQuery } from '../../../src-shared/what-worked';
 
 const MAX_BY = 3;
 const MARKS_BY = { mine: 'marksMine', everyone: 'marksEveryone', agreement: 'marksAgreement' } as const;

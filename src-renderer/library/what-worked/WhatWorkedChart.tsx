@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { WhatWorkedRow } from '../../src-shared/what-worked';
+import type { WhatWorkedRow } from '../../../src-shared/what-worked';
 import { percent, rowKey } from './what-worked-format';
 
 const ROW = 20;
