@@ -8,7 +8,7 @@ import { logCaughtUnlessMissing } from '../../log/studio-log';
 import { BATCH_FILE, readBatchJson } from './batch-json';
 import { arrivingUntil } from './folder-arriving';
 import { partsOfRow, type ImageParts } from './prompt-parts-of';
-import { promptPartsSchema, type PromptParts } from '../../../../src-shared/prompt-parts';
+import type { PromptParts } from '../../../../src-shared/prompt-parts';
 import { LEGACY_REVIEW_FILE, ownEntry, readFolderMarks, REVIEW_DIR, type FolderMarks } from './review-files';
 
 /** One image of a batch folder, as the catalog stores it. `ord` keeps the folder's own order. */
