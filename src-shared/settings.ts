@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { LANGUAGES } from './i18n/i18n-options';
 import { personNameSchema } from './person';
 
-export const LANGUAGES = ['en', 'zh-CN'] as const;
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 

@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { notesIn } from '../../src-shared/updates';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { availabilityText, workText } from '../../src-shared/update-text';
+import { availabilityText, notesIn, workText } from '../../src-shared/update-text';
 import './updates.css';
 
 /**
