@@ -10,12 +10,20 @@ import type { ServicesGate } from './services-start';
 type HostedServices = Pick<StudioServices, 'dispatch' | 'events'> &
   Partial<Pick<StudioServices, 'downloads' | 'images'>>;
 
+/** The services started first (first-services.ts): the events, and the first screen's calls. */
+type FirstServices = Pick<StudioServices, 'dispatch' | 'events'> & { answers(method: string): boolean };
+
 export interface WebHostOptions {
   /**
    * What the API answers from. It may still be starting: the host listens (and its address can be
    * printed) at once, the page loads meanwhile, and calls wait for the services.
    */
   services: HostedServices | Promise<HostedServices>;
+  /**
+   * Running before the rest: the event stream opens, and the first screen's calls are answered,
+   * as soon as these are, while the other calls wait for `services`.
+   */
+  first?: Promise<FirstServices>;
   rendererDir: string;
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
@@ -149,6 +157,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
   // A start that failed is reported by whoever made the services; calls then answer 500.
   services.catch(() => undefined);
+  const first = options.first;
+  first?.catch(() => undefined);
+  /** The events and the first screen's calls: from the first services when the host has them. */
+  const early = () => {
+    options.gate?.wanted();
+    return first ?? services;
+  };
   const rendererRoot = resolve(options.rendererDir);
   // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
   // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
@@ -185,7 +200,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return json(res, 200, { result: true });
     }
-    if (path === '/api/events' && req.method === 'GET') return events(req, res, await ready());
+    if (path === '/api/events' && req.method === 'GET') return events(req, res, await early());
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
     if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready());
     const method = path.slice('/api/'.length);
@@ -206,7 +221,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
       return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
-    const result = await (await ready()).dispatch(method, input);
+    const firstServices = first && (await first);
+    if (firstServices?.answers(method)) {
+      options.gate?.wanted();
+      // A call of the first screen's is answered before the rest starts: the gate counts it as a
+      // file being sent, so the rest's loading (which holds the thread) waits until it is out.
+      const answered = options.gate?.sending();
+      try {
+        return answer(res, await firstServices.dispatch(method, input));
+      } finally {
+        answered?.();
+      }
+    }
+    answer(res, await (await ready()).dispatch(method, input));
+  }
+
+  function answer(res: ServerResponse, result: Awaited<ReturnType<HostedServices['dispatch']>>): void {
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }
