@@ -30,6 +30,8 @@ export interface WebHostOptions {
   token?: string;
   /** Told of the page's files being sent and of calls waiting, when the services start late (see services-start.ts). */
   gate?: ServicesGate;
+  /** Told of the first screen's calls, being answered and answered: the rest starts after them (browser-mode.ts). */
+  firstCalls?: ServicesGate;
 }
 
 export interface WebHost {
@@ -224,12 +226,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const firstServices = first && (await first);
     if (firstServices?.answers(method)) {
       options.gate?.wanted();
-      // A call of the first screen's is answered before the rest starts: the gate counts it as a
-      // file being sent, so the rest's loading (which holds the thread) waits until it is out.
-      const answered = options.gate?.sending();
+      // A call of the first screen's is answered before the rest starts: the rest's loading,
+      // which holds the thread, waits until these calls are out (and the ones they lead to).
+      const answered = options.firstCalls?.sending();
       try {
         return answer(res, await firstServices.dispatch(method, input));
       } finally {
+        options.firstCalls?.wanted();
         answered?.();
       }
     }
