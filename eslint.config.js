@@ -50,8 +50,8 @@ export default tseslint.config(
   {
     // The renderer reaches the studio only through the StudioApi contract, in a window or a browser.
     files: ['src-renderer/**/*.{ts,tsx}'],
-    // A renderer unit test may start the real services to drive its code against them.
-    ignores: ['src-renderer/**/*.test.ts'],
+    // A renderer unit test (src-renderer/test/) may start the real services to drive its code against them.
+    ignores: ['src-renderer/test/**'],
     rules: forbidImports(ELECTRON_ONLY, [
       ['**/src-main/**', '**/sandbox/**', 'node:*'],
       'The renderer talks to the studio through StudioApi (src-shared/studio-api.ts), never to src-main or the sandbox.',

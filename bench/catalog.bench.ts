@@ -6,10 +6,10 @@
 // so the first build is timed (without it a catalog kept from an earlier run is reused).
 import { rmSync, statSync } from 'node:fs';
 import Database from 'libsql';
-import { ORDER, REVERSED } from '../src-main/services/library/catalog-list-sql';
-import { searchMatches } from '../src-main/services/library/catalog-search';
-import { LibraryCatalog } from '../src-main/services/library/library-catalog';
-import { LibraryHomes } from '../src-main/services/library/library-home';
+import { ORDER, REVERSED } from '../src-main/services/library/catalog/catalog-list-sql';
+import { searchMatches } from '../src-main/services/library/catalog/catalog-search';
+import { LibraryCatalog } from '../src-main/services/library/catalog/library-catalog';
+import { LibraryHomes } from '../src-main/services/library/catalog/library-home';
 import type { LibraryChanged } from '../src-shared/library-view';
 import { makeLibrary, SEARCH_WORDS } from './make-library';
 import { median, p95 } from './studio-session';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { renderImage } from '../sandbox/image-render';
-import { dHash } from '../src-main/services/library/image-hash';
+import { dHash } from '../src-main/services/library/images/image-hash';
 import { median, p95 } from './studio-session';
 
 // One core: libvips single-threaded, one image at a time.

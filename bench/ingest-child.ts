@@ -10,12 +10,12 @@ import {
   batchFolderName,
   newStagingDir,
   publishBatchFolder,
-  type BatchFile,
-} from '../src-main/services/library/batch-folder';
-import { stagingAreaOf } from '../src-main/services/library/studio-staging';
+} from '../src-main/services/library/folders/batch-folder';
+import type { BatchJson } from '../src-main/services/library/folders/batch-json';
+import { stagingAreaOf } from '../src-main/services/library/sharing/studio-staging';
 import { BatchClient } from '../src-main/services/gateway/batch-client';
-import { UniqueNames, imageStem, safeName } from '../src-main/services/library/file-names';
-import { ingestBatchZip } from '../src-main/services/library/zip-stream-ingest';
+import { UniqueNames, imageStem, safeName } from '../src-main/services/storage/file-names';
+import { ingestBatchZip } from '../src-main/services/zip/zip-stream-ingest';
 
 const [baseUrl, batchId, successCount, keep] = [
   process.argv[2]!,
@@ -60,10 +60,9 @@ const batch = {
   id: 'imgbatch_bench',
   task_name: 'bench',
   created_at: Math.floor(Date.now() / 1000),
-} as BatchFile['batch'];
+} as BatchJson['batch'];
 const folder = batchFolderName(batch);
 await publishBatchFolder(library, staging, folder, {
-  format: 'batch-image-studio.batch/1',
   batch,
   profile: { id: 'bench', name: 'bench' },
   lineage: { rootBatchId: batch.id, parentBatchId: null },

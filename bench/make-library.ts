@@ -12,7 +12,9 @@ import {
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { dHash } from '../src-main/services/library/image-hash';
+import { dHash } from '../src-main/services/library/images/image-hash';
+// The same generator as the tests': the same library on every machine.
+import { seededRandom } from '../src-main/test/helpers/seeded-random';
 
 /** What a generated library holds, written beside it: the benches' independent reference. */
 export interface BenchLibrary {
@@ -75,16 +77,6 @@ function linkFromBenchCache(): void {
   }
 }
 
-/** A deterministic pseudo-random generator: the same library on every machine. */
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Fifty PNGs, ten of each aspect ratio: smooth colour fields with grain, so they weigh what a
  * generated 1K image weighs (1-3 MB) and cost sharp what a real one costs to decode.
@@ -99,7 +91,7 @@ async function sourceImages(): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < DISTINCT_IMAGES; i++) {
     const [, width, height] = SIZES[i % SIZES.length]!;
-    const random = mulberry32(i + 1);
+    const random = seededRandom(i + 1);
     const hue = [random() * 255, random() * 255, random() * 255];
     const freq = [1 + random() * 4, 1 + random() * 4, 1 + random() * 4];
     const pixels = Buffer.alloc(width * height * 3);
@@ -149,7 +141,7 @@ export async function makeLibrary(batches: number, perBatch = 200): Promise<Benc
   mkdirSync(building, { recursive: true });
   const words = [...SEARCH_WORDS.english, ...SEARCH_WORDS.chinese];
   const searches: Record<string, number> = Object.fromEntries(words.map((w) => [w, 0]));
-  const random = mulberry32(batches * 7919 + perBatch);
+  const random = seededRandom(batches * 7919 + perBatch);
   const folderOf = (b: number, id: string) =>
     `2026-${String((b % 12) + 1).padStart(2, '0')}-${String((b % 28) + 1).padStart(2, '0')} Bench ${b} ${id}`;
   for (let b = 0; b < batches; b++) {

@@ -6,7 +6,7 @@
 //   people and pipelines do: recompressed, downscaled, brightened, cropped by 3 %, and a logo added.
 import sharp from 'sharp';
 import { renderImage } from '../sandbox/image-render';
-import { dHash } from '../src-main/services/library/image-hash';
+import { dHash } from '../src-main/services/library/images/image-hash';
 import { hammingDistance, STACK_NEAR_IDENTICAL, STACK_SIMILAR } from '../src-shared/image-stacks';
 
 const SEEDS = 8;

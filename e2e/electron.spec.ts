@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findElectronBinary } from '../build/electron-binary.mjs';
+import { promptsDraft } from '../src-main/test/helpers/prompts-draft';
 
 const binary = findElectronBinary();
 const display = process.platform !== 'linux' || !!process.env.DISPLAY || !!process.env.WAYLAND_DISPLAY;
@@ -216,24 +217,12 @@ test('a ZIP export goes through the save dialog and is written by main', async (
   try {
     const win = await opened(app);
     // A small batch in the sandbox, downloaded into the library.
-    await win.evaluate(async () => {
-      const studio = (window as any).studio;
-      const draft = {
-        id: 'electron-export',
-        name: 'Desktop export',
-        model: 'imgvendor-3.1-flash-image',
-        items: ['A red fox', 'A blue whale'].map((prompt, i) => ({
-          customId: `p${i + 1}`,
-          prompt,
-          outputCount: 1,
-          referenceIds: [],
-        })),
-        sharedReferenceIds: [],
-        references: [],
-        responseMime: 'image/png',
-      };
-      await studio.call('batches.submit', { draft });
-    });
+    await win.evaluate(
+      async (draft) => {
+        await (window as any).studio.call('batches.submit', { draft });
+      },
+      promptsDraft('electron-export', 'Desktop export', ['A red fox', 'A blue whale'], 'p'),
+    );
     await expect
       .poll(() => win.evaluate(async () => (await (window as any).studio.call('library.query', {})).total), {
         timeout: 120_000,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect, test, openScreen } from './studio-fixture';
-import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
+import { soleMarksOnDisk } from '../src-main/test/helpers/marks-on-disk';
 
 const FOLDERS = 15;
 const PER_FOLDER = 200;

@@ -11,7 +11,7 @@ import {
   test,
   openScreen,
 } from './studio-fixture';
-import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
+import { soleMarksOnDisk } from '../src-main/test/helpers/marks-on-disk';
 
 const PROMPTS = Array.from({ length: 24 }, (_, i) =>
   i % 3 === 0

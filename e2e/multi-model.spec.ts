@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { batchesAtSandbox, expect, gotoCompose, pasteText, screenshot, test } from './studio-fixture';
-import { soleMarksOnDisk } from '../src-main/test/marks-on-disk';
+import { soleMarksOnDisk } from '../src-main/test/helpers/marks-on-disk';
 
 // One draft on two models, submitted once: one batch per model at the sandbox, as one run, that a
 // replayed request does not repeat; Batches groups it; the Library compares a row across models.

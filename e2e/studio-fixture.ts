@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promptsDraft } from '../src-main/test/helpers/prompts-draft';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = join(root, 'docs', 'screenshots');
@@ -151,18 +152,8 @@ export async function dropFiles(
   );
 }
 
-/** A draft of one image per prompt, rows `r1`, `r2`…, as a script would submit it; `id` names the draft. */
-export function promptsDraft(id: string, name: string, prompts: string[]) {
-  return {
-    id,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({ customId: `r${i + 1}`, prompt, outputCount: 1, referenceIds: [] })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
-}
+/** A draft of one image per prompt, rows `r1`, `r2`…, as a script would submit it (the tests' one helper). */
+export { promptsDraft };
 
 /** Submits prompts through the local API, as a script would, and waits until the batch is in the library. */
 export async function batchInLibrary(
@@ -171,20 +162,7 @@ export async function batchInLibrary(
   name: string,
   prompts: string[],
 ): Promise<string> {
-  const draft = {
-    id,
-    name,
-    model: 'imgvendor-3.1-flash-image',
-    items: prompts.map((prompt, i) => ({
-      customId: `${id}-${String(i + 1).padStart(2, '0')}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
+  const draft = promptsDraft(id, name, prompts, (i) => `${id}-${String(i + 1).padStart(2, '0')}`);
   const { batch } = await studio.call('batches.submit', { draft });
   for (let i = 0; i < 300; i++) {
     const now = await studio.call('batches.get', { id: batch.id });

@@ -13,6 +13,7 @@ import {
   test,
   type RunningStudio,
 } from './studio-fixture';
+import { promptsDraft } from '../src-main/test/helpers/prompts-draft';
 
 /** Clicks, answers the confirmation the click raises (the studio's own dialog), and returns what it asked. */
 async function confirmAfter(page: Page, click: () => Promise<void>, accept: boolean): Promise<string> {
@@ -241,20 +242,7 @@ test('when a batch’s ZIP is refused and the one-by-one fallback fails too, its
   // The gateway's storage answers every image with its error page: in the ZIP, and one by one.
   await setSandboxFaults(studio, 'badimage=1');
   await openStudio(page, studio);
-  const draft = {
-    id: 'bowls',
-    name: 'Broken bowls',
-    model: 'imgvendor-3.1-flash-image',
-    items: ['A bowl', 'Two bowls'].map((prompt, i) => ({
-      customId: `bowl-${i + 1}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-  };
+  const draft = promptsDraft('bowls', 'Broken bowls', ['A bowl', 'Two bowls'], 'bowl-');
   const { batch } = await studio.call('batches.submit', { draft });
   await nav(page, 'Batches');
   await page.getByRole('link', { name: 'Broken bowls' }).click();

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BatchError } from './batch/batch-error';
 import { BATCH_PREFIX, BatchRoutes } from './batch/batch-routes';
-import { SandboxBatches } from './batch/batches';
+import { SandboxBatches } from './batch/sandbox-batches';
 import { DownloadSlots } from './batch/download-slots';
 import { resolveConfig, type ConfigOverrides, type SandboxConfig } from './config';
 import { sendJson, type Exchange } from './exchange';

@@ -1,20 +1,18 @@
-import type { Draft, DraftItem } from './draft';
-
-// A draft's rows as the window and main both read them. No zod here (draft.ts holds the schemas):
+// A draft's rows as the window and main both read them (typed by shape: draft.ts imports this file). No zod here (draft.ts holds the schemas):
 // Compose, the first screen, imports these, and zod would be a sixth of its script (issue 36).
 
 export const REFERENCE_MIMES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 /** The references a row sends: the shared ones first, then its own, without repeats. */
 export function referencesOfItem(
-  draft: Pick<Draft, 'sharedReferenceIds'>,
-  item: Pick<DraftItem, 'referenceIds'>,
+  draft: { sharedReferenceIds: readonly string[] },
+  item: { referenceIds: readonly string[] },
 ): string[] {
   return [...new Set([...draft.sharedReferenceIds, ...item.referenceIds])];
 }
 
 /** The id a row is sent with: its own, or one made from its position. */
-export function customIdOf(item: Pick<DraftItem, 'customId'>, index: number): string {
+export function customIdOf(item: { customId: string }, index: number): string {
   return item.customId.trim() || `item-${String(index + 1).padStart(3, '0')}`;
 }
 
@@ -29,7 +27,7 @@ export function expandedIds(customId: string, outputCount: number): string[] {
  * output, so both `id` and `id_01` find row `id`.
  */
 export function rowOfTask(
-  draft: Pick<Draft, 'items'>,
+  draft: { items: readonly { customId: string }[] },
   taskId: string,
 ): { index: number; output: number } | undefined {
   const ids = draft.items.map((item, i) => customIdOf(item, i));

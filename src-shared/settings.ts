@@ -5,6 +5,9 @@ import { personNameSchema } from './person';
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 
+// Free of zod in i18n-options.ts, for the window's first screen (issue 36); main reads them here.
+export { isLanguage, languageOfLocale, LANGUAGES } from './i18n/i18n-options';
+
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export type ThemePreference = z.infer<typeof themeSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byId, none } from './method-inputs';
 import { RUN_MAX_MODELS } from './batch-run';
 import {
   batchItemViewSchema,
@@ -13,18 +14,8 @@ import { sendConfirmationSchema } from './send-refusal';
 import { draftSchema, referenceImageSchema } from './draft';
 import { realtimeGenerateSchema, realtimeJobSchema } from './realtime-view';
 import { kbCheckedRowSchema, kbModeSchema, kbPushSchema, kbRowSchema, kbSearchResultSchema } from './kb-view';
-import {
-  LIBRARY_IDS_MAX,
-  contactSheetOptionsSchema,
-  libraryChangedSchema,
-  libraryDetailSchema,
-  libraryIdsQuerySchema,
-  libraryImageSchema,
-  libraryOverviewSchema,
-  libraryQuerySchema,
-  libraryResultSchema,
-  reviewMarkSchema,
-} from './library-view';
+import { libraryMethods } from './library-api';
+import { libraryChangedSchema } from './library-view';
 import { personStatusSchema } from './person';
 import { profileInputSchema, profileSchema } from './profile';
 import { settingsPatchSchema, settingsSchema } from './settings';
@@ -37,8 +28,6 @@ import {
   spendingSchema,
   timeZoneSchema,
 } from './spending-view';
-
-const none = z.object({}).strict();
 
 export const contextMenuSchema = z
   .object({
@@ -55,7 +44,6 @@ export const contextMenuSchema = z
   })
   .strict();
 export type ContextMenuRequest = z.infer<typeof contextMenuSchema>;
-const byId = z.object({ id: z.string().min(1) }).strict();
 const submitResultSchema = z.object({ submission: submissionViewSchema, batch: batchViewSchema.optional() });
 
 export const appInfoSchema = z.object({
@@ -249,88 +237,7 @@ export const studioMethods = {
     input: z.object({ name: z.string().max(500), dataBase64: z.string().max(200 * 1024 * 1024) }).strict(),
     output: referenceImageSchema.extend({ converted: z.boolean() }),
   },
-  /** The library: every downloaded image, filtered, searched and sorted; works with no network. */
-  'library.query': { input: libraryQuerySchema, output: libraryResultSchema },
-  /** Batches, models, folder problems and the image count, for the filters and the header. */
-  'library.overview': { input: none, output: libraryOverviewSchema },
-  /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
-  'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
-  'library.detail': { input: byId, output: libraryDetailSchema },
-  /** The review marks of these images now: read before a mark, so that Ctrl+Z can put them back. */
-  'library.marksOf': {
-    input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
-    output: z.array(z.object({ id: z.string(), mark: reviewMarkSchema, stars: z.number().int() })),
-  },
-  /** Review marks, kept in each batch folder's review.json. */
-  'library.mark': {
-    input: z
-      .object({
-        ids: z.array(z.string()).min(1).max(20_000),
-        mark: reviewMarkSchema.optional(),
-        stars: z.number().int().min(0).max(5).optional(),
-      })
-      .strict(),
-    output: z.number().int(),
-  },
-  /**
-   * Desktop: asks where to save with the native dialog and writes the ZIP there (`path`; `canceled`
-   * when the dialog was dismissed). Browser mode: prepares it for one GET of `downloadUrl` with the
-   * run's token. The ZIP itself never travels in JSON.
-   */
-  'library.exportZip': {
-    input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
-    output: z.object({
-      name: z.string(),
-      images: z.number().int(),
-      canceled: z.boolean(),
-      path: z.string().nullable(),
-      downloadUrl: z.string().nullable(),
-    }),
-  },
-  /** A PDF contact sheet of images, delivered like a ZIP export (save dialog, or a one-time download). */
-  'library.exportContactSheet': {
-    input: z
-      .object({ ids: z.array(z.string()).min(1).max(20_000), options: contactSheetOptionsSchema })
-      .strict(),
-    output: z.object({
-      name: z.string(),
-      images: z.number().int(),
-      pages: z.number().int(),
-      canceled: z.boolean(),
-      path: z.string().nullable(),
-      downloadUrl: z.string().nullable(),
-    }),
-  },
-  'library.exportFolder': {
-    input: z.object({ ids: z.array(z.string()).min(1).max(20_000), folder: z.string().min(1) }).strict(),
-    output: z.object({ path: z.string(), images: z.number().int() }),
-  },
-  /** Collections (boards) of library images, kept in the library folder's collections.json. */
-  'collections.create': {
-    input: z
-      .object({ name: z.string().max(200), ids: z.array(z.string()).max(LIBRARY_IDS_MAX).default([]) })
-      .strict(),
-    output: z.object({ id: z.string(), name: z.string() }),
-  },
-  'collections.rename': {
-    input: z.object({ id: z.string(), name: z.string().max(200) }).strict(),
-    output: z.null(),
-  },
-  'collections.delete': { input: byId, output: z.null() },
-  /** Puts images into a collection (`present: true`) or takes them out; answers how many changed. */
-  'collections.setImages': {
-    input: z
-      .object({ id: z.string(), ids: z.array(z.string()).min(1).max(LIBRARY_IDS_MAX), present: z.boolean() })
-      .strict(),
-    output: z.number().int(),
-  },
-  /** The same row of the same run on every model (this image included), for "Compare across models". */
-  'library.acrossModels': { input: byId, output: z.array(libraryImageSchema) },
-  /** What an image was made from and what was made from it, generations deep. */
-  'library.lineage': {
-    input: byId,
-    output: z.object({ ancestors: z.array(libraryImageSchema), descendants: z.array(libraryImageSchema) }),
-  },
+  ...libraryMethods,
   /**
    * "Use as reference" / "Vary": a library image or a realtime result stored as a reference image,
    * its bytes unchanged, read by the main process (no bytes in JSON), remembering where it came from.

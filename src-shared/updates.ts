@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Language } from './settings';
 
 /**
  * How the studio looks for its updates (VS Code's `update.mode`): never; only when asked (the menu
@@ -38,7 +39,7 @@ export const releaseNotesSchema = z.object({
   en: z.string().optional(),
   'zh-CN': z.string().optional(),
   any: z.string().optional(),
-});
+} satisfies Record<Language | 'any', z.ZodType>);
 export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;
 
 /** The work a restart would cut short; the update waits until each count is 0. */

@@ -5,7 +5,7 @@ import type { BatchRecord, SandboxStore } from '../store';
 import { BROKEN_IMAGE_BODY } from '../faults';
 import { BatchError } from './batch-error';
 import { buildBatchZip } from './batch-zip';
-import type { SandboxBatches } from './batches';
+import type { SandboxBatches } from './sandbox-batches';
 import { sendBody } from './body-sending';
 import type { DownloadSlots } from './download-slots';
 

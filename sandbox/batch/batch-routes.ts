@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { SandboxConfig } from '../config';
 import {
   BodyTooLarge,
@@ -17,10 +16,12 @@ import { EXTENSION_OF } from '../image-render';
 import { echoRejectedKey } from '../key-echo';
 import { TERMINAL, type BatchRecord, type BatchStatus, type SandboxStore } from '../store';
 import { BatchError } from './batch-error';
-import type { SandboxBatches } from './batches';
+import type { SandboxBatches } from './sandbox-batches';
 import { parseCreateRequest } from './create-request';
 import type { DownloadSlots } from './download-slots';
 import { BatchDownloads } from './batch-downloads';
+import { hashOfBody } from './body-hash';
+import { pageLimit, pageOffset, parseTime } from './list-paging';
 
 export const BATCH_PREFIX = '/v1/images/batches';
 
@@ -34,45 +35,6 @@ const STATUSES: BatchStatus[] = [
   'cancelled',
   'output_deleted',
 ];
-
-/** Sorts object keys so that the same body hashes the same whatever its key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Parses `from`/`to` as gateways do: Unix seconds, RFC 3339 or YYYY-MM-DD; garbage is ignored. */
-function parseTime(value: string | null): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const ms = Date.parse(`${value}T00:00:00Z`);
-    return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-  }
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}
-
-function pageLimit(raw: string | null, fallback: number, max: number): number {
-  if (raw === null) return fallback;
-  const n = Number(raw);
-  // Deployed gateways reset an out-of-range limit to the default rather than clamping it.
-  return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
-}
-
-function pageOffset(raw: string | null): number {
-  if (raw === null || raw === '') return 0;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new BatchError(400, 'BATCH_IMAGE_INVALID_CURSOR', `cursor "${raw}" is not an offset`);
-  return n;
-}
 
 export class BatchRoutes {
   constructor(
@@ -241,7 +203,7 @@ export class BatchRoutes {
         `Idempotency-Key is longer than ${this.config.limits.maxIdempotencyKeyBytes} bytes`,
       );
     }
-    const bodyHash = createHash('sha256').update(canonical(body)).digest('hex');
+    const bodyHash = hashOfBody(body);
     const remembered = idempotencyKey ? this.store.idempotencyFor(key).get(idempotencyKey) : undefined;
     if (remembered) {
       if (remembered.bodyHash !== bodyHash) {

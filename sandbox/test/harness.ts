@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../gateway';
 
 export const ALICE = 'sk-sandbox-alice';
@@ -97,4 +97,16 @@ export async function pngOf(width = 64, height = 64, color = '#3366ff'): Promise
   return sharp({ create: { width, height, channels: 3, background: color } })
     .png()
     .toBuffer();
+}
+
+/** An answer of the batch API's error table: its status and code, with a type, a message and a request id. */
+export function expectError(
+  answer: { status: number; body: any; headers: Headers },
+  status: number,
+  code: string,
+) {
+  expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status, code });
+  expect(answer.body.error.type).toEqual(expect.any(String));
+  expect(answer.body.error.message).toEqual(expect.any(String));
+  expect(answer.headers.get('x-request-id')).toMatch(/\S+/);
 }

@@ -1,7 +1,7 @@
 import { protocol } from 'electron';
 import { Readable } from 'node:stream';
 import { IMAGE_SCHEME } from '../../src-shared/image-paths';
-import type { ImageRoutes } from '../services/library/image-routes';
+import type { ImageRoutes } from '../services/library/images/image-routes';
 import { logCaught } from '../services/log/studio-log';
 
 /**

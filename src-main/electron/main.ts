@@ -7,12 +7,12 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../src-shared/ipc-channe
 import { isAllowedExternalUrl } from '../services/external-links';
 import { initStudioLog, logCaught, logFolder, logInfo, logUncaughtErrors } from '../services/log/studio-log';
 import { FileSecretStore } from '../services/secrets/secret-store';
-import { makeDirSync } from '../services/library/atomic-file';
+import { makeDirSync } from '../services/storage/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import type { StudioServices } from '../services/studio-services';
 import type { FirstServices } from '../services/first-services';
 import { translatorIn } from '../../src-shared/i18n/translator';
-import type { Language } from '../../src-shared/settings';
+import { isLanguage, languageOfLocale, type Language } from '../../src-shared/settings';
 import { applyAppMenu } from './app-menu';
 import { askBeforeQuitDuringDownload, checkFromMenu, desktopUpdates } from './app-updates';
 import { APP_ID, PRODUCT_NAME } from './product';
@@ -237,7 +237,7 @@ async function start(): Promise<void> {
 /** The language to explain a failed start in: the saved setting when it could be read, else the system's. */
 function startupLanguage(): Language {
   const saved = (store?.get('settings') as { language?: unknown } | undefined)?.language;
-  return saved === 'zh-CN' || saved === 'en' ? saved : /^zh/i.test(app.getLocale()) ? 'zh-CN' : 'en';
+  return isLanguage(saved) ? saved : languageOfLocale(app.getLocale());
 }
 
 /**

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { StudioMethod } from '../../src-shared/studio-api';
-import { lockDataFolder } from './data-folder-lock';
+import { lockDataFolder } from './storage/data-folder-lock';
 import { DraftStore } from './drafts/draft-store';
-import { draftHandlers } from './handlers/drafts';
-import { EventHub } from './host/event-hub';
-import { createDispatcher, type Dispatch, type StudioHandlers } from './host/studio-dispatcher';
-import { makeDirSync } from './library/atomic-file';
+import { draftHandlers } from './api-methods/draft-methods';
+import { EventHub } from './dispatch/event-hub';
+import { createDispatcher, type Dispatch, type StudioHandlers } from './dispatch/studio-dispatcher';
+import { makeDirSync } from './storage/atomic-file';
 import { initStudioLog, logCaught } from './log/studio-log';
 import { ProfileService } from './profiles/profile-service';
 import { redact, type SecretStore } from './secrets/secret-store';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchView, CostSummary } from '../../src-shared/batch-view';
 import { studioEvents } from '../../src-shared/studio-api';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 // The Batches screen keeps its cost totals from `costs.changed` alone: these are the figures it shows.
 const services = await startServices();

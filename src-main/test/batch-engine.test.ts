@@ -2,39 +2,18 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { stagingLeftovers } from './library-audit';
+import { stagingLeftovers } from './helpers/library-audit';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { FLASH, promptsDraft, type TestRow } from './helpers/prompts-draft';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
-const FLASH = 'imgvendor-3.1-flash-image';
 const services = await startServices();
 
 let draftCounter = 0;
-function draft(
-  prompts: (string | { prompt: string; outputCount?: number; customId?: string; referenceIds?: string[] })[],
-  extra: Partial<Draft> = {},
-): Draft {
+function draft(prompts: TestRow[], extra: Partial<Draft> = {}): Draft {
   draftCounter++;
-  return {
-    id: `draft-${draftCounter}`,
-    name: `Mugs ${draftCounter}`,
-    model: FLASH,
-    items: prompts.map((p, i) =>
-      typeof p === 'string'
-        ? { customId: `row-${i + 1}`, prompt: p, outputCount: 1, referenceIds: [] }
-        : {
-            customId: p.customId ?? `row-${i + 1}`,
-            prompt: p.prompt,
-            outputCount: p.outputCount ?? 1,
-            referenceIds: p.referenceIds ?? [],
-          },
-    ),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-    ...extra,
-  };
+  return { ...promptsDraft(`draft-${draftCounter}`, `Mugs ${draftCounter}`, prompts, 'row-'), ...extra };
 }
 
 async function submit(s: TestServices, d: Draft, parentBatchId?: string): Promise<BatchView> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { auditLibrary } from './library-audit';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { auditLibrary } from './helpers/library-audit';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 const KEY = 'sk-sandbox-alice';
 

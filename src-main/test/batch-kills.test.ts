@@ -6,9 +6,9 @@ import { createInterface } from 'node:readline';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
-import { seededRandom } from '../services/batches/poll-schedule';
-import { auditLibrary, stagingLeftovers } from './library-audit';
-import { runUnderKill } from './killed-runner';
+import { seededRandom } from './helpers/seeded-random';
+import { auditLibrary, stagingLeftovers } from './helpers/library-audit';
+import { runUnderKill } from './helpers/killed-runner';
 
 // node with the tsx loader, not the tsx command: tsx runs scripts in a child process that a
 // SIGKILL of tsx would leave running.
@@ -26,7 +26,7 @@ function runEngine(
       [
         '--import',
         'tsx',
-        'src-main/test/engine-runner.ts',
+        'src-main/test/helpers/engine-runner.ts',
         '--data',
         dataDir,
         '--gateway',
@@ -138,7 +138,7 @@ function runReplace(
   tag = '',
 ): Promise<{ lines: string[]; signal: NodeJS.Signals | null }> {
   return runUnderKill(
-    'src-main/test/replace-runner.ts',
+    'src-main/test/helpers/replace-runner.ts',
     ['--data', dataDir, '--gateway', gateway, '--mode', mode, '--tag', tag],
     killAt,
   );

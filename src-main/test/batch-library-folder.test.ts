@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stagingLeftovers } from './library-audit';
+import { stagingLeftovers } from './helpers/library-audit';
 import {
   batchDisplayState,
   downloadOffer,
@@ -13,13 +13,13 @@ import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import { translatorIn } from '../../src-shared/i18n/translator';
 import { DOWNLOAD_RETRY_CAP } from '../services/batches/download-scheduler';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
-import { soleMarksOnDisk } from './marks-on-disk';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
+import { soleMarksOnDisk } from './helpers/marks-on-disk';
+import { FLASH } from './helpers/prompts-draft';
 
 // A batch already in the library: what "Download now" does with it, and how its record follows
 // the folder on disk. Real services against the real sandbox over HTTP.
 const KEY = 'sk-sandbox-alice';
-const FLASH = 'imgvendor-3.1-flash-image';
 
 /**
  * A gateway in front of the sandbox that logs every request it forwards, so a test can say which

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 const MODELS = ['imgvendor-3.1-flash-image', 'imgvendor-3-pro-image'];
 

@@ -3,26 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
-
-const FLASH = 'imgvendor-3.1-flash-image';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 function draft(id: string, prompts: string[], extra: Partial<Draft> = {}): Draft {
-  return {
-    id,
-    name: `Trust ${id}`,
-    model: FLASH,
-    items: prompts.map((prompt, i) => ({
-      customId: `row-${i + 1}`,
-      prompt,
-      outputCount: 1,
-      referenceIds: [],
-    })),
-    sharedReferenceIds: [],
-    references: [],
-    responseMime: 'image/png',
-    ...extra,
-  };
+  return { ...promptsDraft(id, `Trust ${id}`, prompts, 'row-'), ...extra };
 }
 
 async function submit(s: TestServices, d: Draft): Promise<BatchView> {

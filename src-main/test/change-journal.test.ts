@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed } from '../services/library/change-feed';
-import { journalFile } from '../services/library/change-journal';
-import { LibraryChanges } from '../services/library/library-changes';
-import { watchModeOf } from '../services/library/watch-mode';
+import { ChangeFeed } from '../services/library/changes/change-feed';
+import { journalFile } from '../services/library/changes/change-journal';
+import { LibraryChanges } from '../services/library/changes/library-changes';
+import { watchModeOf } from '../services/library/changes/watch-mode';
 
 const library = () => mkdtempSync(join(tmpdir(), 'library-journal-'));
 const sorted = (names: Set<string>) => [...names].sort();

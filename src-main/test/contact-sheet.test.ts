@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { contactSheetLabels } from '../services/contact-sheet/contact-sheet-labels';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 
 const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸，水彩风格', 'A green teapot on oak'];
 

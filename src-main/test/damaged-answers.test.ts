@@ -11,13 +11,13 @@ import { KbClient } from '../services/kb/kb-client';
 import { RealtimeClient } from '../services/realtime/realtime-client';
 import { ReferenceStore } from '../services/references/reference-store';
 import sharp from 'sharp';
-import { realtimeAnswer } from './client-calls';
-import { startHostileGateway, type HostileAnswer } from './hostile-gateway';
+import { realtimeAnswer } from './helpers/client-calls';
+import { startHostileGateway, type HostileAnswer } from './helpers/hostile-gateway';
+import { FLASH } from './helpers/prompts-draft';
 
 // What the fuzz of gateway-answers-fuzz.test.ts found, one damaged answer each, over real HTTP.
 
 const KEY = 'sk-damaged/live+1f2e=3d4c5b6a';
-const FLASH = 'imgvendor-3.1-flash-image';
 const gateway = await startHostileGateway();
 const folder = mkdtempSync(join(tmpdir(), 'damaged-answers-'));
 afterAll(async () => {

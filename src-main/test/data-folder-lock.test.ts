@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockDataFolder, lockRecordOf } from '../services/data-folder-lock';
+import { lockDataFolder, lockRecordOf } from '../services/storage/data-folder-lock';
 
 const linux = existsSync('/proc/sys/kernel/random/boot_id');
 const children: ChildProcess[] = [];

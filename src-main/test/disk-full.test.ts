@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { stagingLeftovers } from './library-audit';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { stagingLeftovers } from './helpers/library-audit';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 // A library on a disk that fills up during a download: a real small disk (tmpfs), mounted for the
 // test, which needs the right to mount (root, as in CI's container); without it the test is skipped.

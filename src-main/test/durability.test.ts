@@ -13,9 +13,10 @@ import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SubmissionStore } from '../services/batches/submission-store';
 import { DraftStore } from '../services/drafts/draft-store';
-import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../services/library/atomic-file';
-import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
-import { stagingAreaOf } from '../services/library/studio-staging';
+import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../services/storage/atomic-file';
+import { newStagingDir, publishBatchFolder } from '../services/library/folders/batch-folder';
+import type { BatchJsonInput as BatchFile } from '../services/library/folders/batch-json';
+import { stagingAreaOf } from '../services/library/sharing/studio-staging';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { flushedStore } from '../services/settings/key-value-store';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
 import { echoedKeyForms } from '../../sandbox/key-echo';
-import { seededRandom } from '../services/batches/poll-schedule';
-import { clientCalls, realtimeAnswer, type Call } from './client-calls';
-import { damageShape, PROXY_PAGES, startHostileGateway, type HostileAnswer } from './hostile-gateway';
+import { seededRandom } from './helpers/seeded-random';
+import { clientCalls, realtimeAnswer, type Call } from './helpers/client-calls';
+import { damageShape, PROXY_PAGES, startHostileGateway, type HostileAnswer } from './helpers/hostile-gateway';
 
 // Every client call of the three services against answers damaged at random from valid ones. Each
 // call settles, and either gives what the rest of the studio relies on, or a StudioError in words,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { BatchClient } from '../services/gateway/batch-client';
-
-const FLASH = 'imgvendor-3.1-flash-image';
+import { FLASH } from './helpers/prompts-draft';
 
 describe('the batch client against the deployed variants of gateway-notes.md', () => {
   for (const variant of [

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { batchDisplayState } from '../../src-shared/batch-display-state';
 import type { BatchView, SubmissionView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
+import { FLASH } from './helpers/prompts-draft';
 
 // The studio against the harsher deployed gateways of gateway-notes.md, over real HTTP.
-const FLASH = 'imgvendor-3.1-flash-image';
 const KEY = 'sk-sandbox-alice';
 const services = await startServices();
 

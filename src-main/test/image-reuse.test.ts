@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 
 const services = await startServices();
 

@@ -1,27 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { imagePaths } from '../../src-shared/image-paths';
-import { startBrowserMode } from '../web/browser-mode';
-import { call, waitUntil } from './studio-fixture';
+import { call, waitUntil } from './helpers/studio-fixture';
+import { startTestBrowserMode } from './helpers/browser-mode-fixture';
 
-const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
 // Items fail only where a prompt says [fail]: the preview test's one item must succeed, and the
 // sandbox's default (8 %) left it waiting for a download that never came, one run in twelve.
 process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE = '0';
-const { host, services } = await startBrowserMode({
-  port: 0,
-  dataDir: mkdtempSync(join(tmpdir(), 'studio-images-')),
-  rendererDir,
-  sandboxTimeScale: 1000,
-});
-afterAll(async () => {
-  await host.close();
-  await services.close();
-});
+const { host, services } = await startTestBrowserMode('images');
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${host.origin}${path}`, { headers });

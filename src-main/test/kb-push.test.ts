@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KbPush } from '../../src-shared/kb-view';
-import { call, startServices } from './studio-fixture';
-import { saveAs } from './table-encodings';
+import { call, startServices } from './helpers/studio-fixture';
+import { saveAs } from './helpers/table-encodings';
 
 /** 500 rows: 460 valid and unique, 20 over the index limit, 20 repeats of earlier rows. */
 function csvOf500(): { text: string; valid: number } {

@@ -1,9 +1,9 @@
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { KB_LIMITS } from '../services/kb/kb-rows';
 import { loadTokenCounter } from '../services/kb/token-count';
-import { call, startServices } from './studio-fixture';
+import { call, startServices } from './helpers/studio-fixture';
 
 // Tokens are counted a piece at a time, so that a long run with no space costs linear time, not
 // quadratic, and counted exactly as the gateway counts them whole, where text has places to cut.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../../src-shared/connection';
 import type { KbCheckedRow, KbPush } from '../../src-shared/kb-view';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 const pushes = async (services: any): Promise<KbPush[]> => call(services, 'kb.pushes');
 

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchClient } from '../services/gateway/batch-client';
-import { extractZip } from './zip-on-disk';
+import { extractZip } from './helpers/zip-on-disk';
 import { redact } from '../services/secrets/secret-store';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 import { echoedKeyForms as keyForms } from '../../sandbox/key-echo';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 // Polling only, as on a share: the folder's images arriving are seen by looking, not by a watch.
 process.env.STUDIO_LIBRARY_WATCH = 'poll';

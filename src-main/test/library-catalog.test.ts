@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { promptsFolder } from './batch-folders';
-import { personMarksOnDisk } from './marks-on-disk';
-import { catalogFileOf, testCatalog } from './test-catalog';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsFolder } from './helpers/batch-folders';
+import { personMarksOnDisk } from './helpers/marks-on-disk';
+import { catalogFileOf, testCatalog } from './helpers/test-catalog';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 const png = await sharp({ create: { width: 16, height: 9, channels: 3, background: '#4a7' } })
   .png()

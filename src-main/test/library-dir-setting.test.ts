@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
-import { call, startServices } from './studio-fixture';
+import { call, startServices } from './helpers/studio-fixture';
 
 const services = await startServices();
 const update = (libraryDir: string) => services.dispatch('settings.update', { libraryDir });

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative as relativeTo } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startBrowserMode } from '../web/browser-mode';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { describe, expect, it } from 'vitest';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 import type { StudioServices } from '../services/studio-services';
+import { startTestBrowserMode } from './helpers/browser-mode-fixture';
 
 const PROMPTS = ['A red fox in the snow', '雪地里的红狐狸', 'A blue whale [fail]', 'A green teapot'];
 
@@ -51,20 +51,9 @@ function iTXtChunks(png: Buffer): Record<string, string> {
 }
 
 describe('ZIP export in browser mode, over the real HTTP API', async () => {
-  const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
   // Items fail only where a prompt says [fail], so the images to expect are known.
   process.env.STUDIO_SANDBOX_ITEM_FAILURE_RATE = '0';
-  const { host, services } = await startBrowserMode({
-    port: 0,
-    dataDir: mkdtempSync(join(tmpdir(), 'studio-export-web-')),
-    rendererDir,
-    sandboxTimeScale: 1000,
-  });
-  afterAll(async () => {
-    await host.close();
-    await services.close();
-  });
+  const { host, services } = await startTestBrowserMode('export-web');
   const auth = { authorization: `Bearer ${host.token}` };
 
   it('prepares the ZIP, serves it once to the token holder, and never puts it in JSON', async () => {

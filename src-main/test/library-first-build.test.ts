@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { LibraryOverview } from '../../src-shared/library-view';
-import { testCatalog } from './test-catalog';
+import { testCatalog } from './helpers/test-catalog';
 
 const FOLDERS = 120;
 /** Batches of different sizes, as a designer's are: an average per folder would mislead. */

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testCatalog } from './test-catalog';
-import { batchFolder } from './batch-folders';
+import { testCatalog } from './helpers/test-catalog';
+import { batchFolder } from './helpers/batch-folders';
 
 describe("the Library's check of every folder", () => {
   it('holds no list back, and what it finds reaches the lists once it is done', async () => {

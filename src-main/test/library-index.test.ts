@@ -1,14 +1,14 @@
-import { personMarksOnDisk } from './marks-on-disk';
+import { personMarksOnDisk } from './helpers/marks-on-disk';
 import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
-import { testCatalog } from './test-catalog';
-import { embedPngText } from '../services/library/png-text';
-import { ThumbnailService } from '../services/library/thumbnails';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { testCatalog } from './helpers/test-catalog';
+import { embedPngText } from '../services/library/images/png-text';
+import { ThumbnailService } from '../services/library/images/thumbnails';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 
 const services = await startServices();
 

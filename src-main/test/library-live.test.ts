@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload, waitUntil } from './helpers/studio-fixture';
 
 // File watches off, as on an NFS or SMB share where they see nothing of another machine's writes:
 // only polling can show the other studio's work.

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testCatalog } from './test-catalog';
-import { batchFolder } from './batch-folders';
+import { testCatalog } from './helpers/test-catalog';
+import { batchFolder } from './helpers/batch-folders';
 
 /** Perceptual hashes: two a bit apart (near-identical), and two far from them and each other. */
 const NEAR_A = '0000000000000000';

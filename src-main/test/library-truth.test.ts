@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testCatalog } from './test-catalog';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload } from './studio-fixture';
+import { testCatalog } from './helpers/test-catalog';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, submitAndDownload } from './helpers/studio-fixture';
 
 const services = await startServices();
 

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runUnderKill } from './killed-runner';
+import { runUnderKill } from './helpers/killed-runner';
 import { describe, expect, it } from 'vitest';
-import { LibraryCatalog } from '../services/library/library-catalog';
+import { LibraryCatalog } from '../services/library/catalog/library-catalog';
 
 /**
  * A kill at every rename of a culling session's marks writes, as a power cut or a task manager
@@ -45,7 +45,7 @@ function fixture(): string {
 
 async function run(root: string, killAt: number): Promise<string[]> {
   const { lines } = await runUnderKill(
-    'src-main/test/marks-runner.ts',
+    'src-main/test/helpers/marks-runner.ts',
     ['--root', root, '--person', PERSON, '--marks', String(MARKS)],
     killAt,
   );

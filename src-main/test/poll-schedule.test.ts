@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, pollDelayMs, seededRandom } from '../services/batches/poll-schedule';
+import { backoffDelayMs, pollDelayMs } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 
 describe('the poll schedule of the batch API', () => {
   it('polls every 10-15 s for two minutes, then 30 s, rising to 60 s', () => {

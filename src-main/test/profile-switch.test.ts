@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KbPush } from '../../src-shared/kb-view';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 async function pushDone(s: TestServices, id: string): Promise<KbPush> {
   return waitUntil(

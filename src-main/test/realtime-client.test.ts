@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../sandbox/gateway';
 import { RealtimeClient, ratiosFor } from '../services/realtime/realtime-client';
+import { FLASH } from './helpers/prompts-draft';
 
-const FLASH = 'imgvendor-3.1-flash-image';
 const PRO = 'imgvendor-3-pro-image';
 const sandbox: Sandbox = await createSandbox({ timeScale: 1000 });
 const noWait = { sleep: async () => undefined };

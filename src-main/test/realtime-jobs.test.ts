@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 describe('realtime jobs', () => {
   it('run two at a time per profile, the rest queued in view, and cancel works on either', async () => {

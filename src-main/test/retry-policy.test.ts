@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { StudioError } from '../../src-shared/studio-error';
 import { RealtimeClient } from '../services/realtime/realtime-client';
-import { retryPolicies, retryWaitMs, withRetry } from '../services/retry-policy';
+import { retryPolicies, retryWaitMs, withRetry } from '../services/gateway/retry-policy';
 
 const sandbox = await createSandbox({ timeScale: 1000 });
 afterAll(() => sandbox.close());

@@ -2,26 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
 import { draftFingerprint } from '../../src-shared/draft-fingerprint';
 import { RUN_METADATA_KEY } from '../../src-shared/batch-run';
-import { promptsDraft } from './prompts-draft';
-import type { CallResult } from '../services/host/studio-dispatcher';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import type { CallResult } from '../services/dispatch/studio-dispatcher';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
+import { seededRandom } from './helpers/seeded-random';
 
 const MODELS = ['imgvendor-3.1-flash-image', 'imgvendor-3-pro-image'];
 const KEYS = { alice: 'sk-sandbox-alice', bob: 'sk-sandbox-bob' } as const;
 type Who = keyof typeof KEYS;
 /** At least this many random interleavings run in CI; SEND_GUARD_ROUNDS asks for more. */
 const ROUNDS = Math.max(200, Number(process.env.SEND_GUARD_ROUNDS ?? 0));
-
-/** Small, seeded, so a failing interleaving can be run again from the seed the test prints. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The value of an answer that must have gone through. */
 function valueOf(result: CallResult): any {
@@ -98,7 +88,7 @@ describe('the send guard: exactly once, whatever the timing', () => {
     // Every submission per key, oldest first, as the guard's refusals name them.
     const history = new Map<Key, string[][]>();
     const seed = Number(process.env.SEND_GUARD_SEED ?? Date.now() % 1_000_000);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
     let checked = 0;
     let refused = 0;

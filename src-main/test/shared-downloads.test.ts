@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../sandbox/gateway';
 import { batchDisplayState } from '../../src-shared/batch-display-state';
-import { claimLease } from '../services/library/download-lease';
-import { stagingLeftovers } from './library-audit';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, waitUntil, type TestServices } from './studio-fixture';
+import { claimLease } from '../services/library/sharing/download-lease';
+import { stagingLeftovers } from './helpers/library-audit';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil, type TestServices } from './helpers/studio-fixture';
 
 // Two studios (two data folders, two studio ids) on one library folder, with one gateway: the
 // real sandbox over HTTP, behind a pass-through that counts the batch ZIP downloads it serves.

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockRecordOf } from '../services/data-folder-lock';
-import { claimLease, leaseFileOf } from '../services/library/download-lease';
-import { newStagingDir, publishBatchFolder, type BatchFile } from '../services/library/batch-folder';
-import { libraryIdentity } from '../services/library/library-identity';
-import { stagingAreaOf } from '../services/library/studio-staging';
-import { walk } from './library-audit';
-import { call, startServices, waitUntil } from './studio-fixture';
-import { catalogFileOf, testCatalog } from './test-catalog';
+import { lockRecordOf } from '../services/storage/data-folder-lock';
+import { claimLease, leaseFileOf } from '../services/library/sharing/download-lease';
+import { newStagingDir, publishBatchFolder } from '../services/library/folders/batch-folder';
+import type { BatchJsonInput as BatchFile } from '../services/library/folders/batch-json';
+import { libraryIdentity } from '../services/library/folders/library-identity';
+import { stagingAreaOf } from '../services/library/sharing/studio-staging';
+import { walk } from './helpers/library-audit';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
+import { catalogFileOf, testCatalog } from './helpers/test-catalog';
 
 const png = (hue: string) =>
   sharp({ create: { width: 32, height: 18, channels: 3, background: hue } })

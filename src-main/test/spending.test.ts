@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '../../src-shared/batch-view';
 import type { Draft } from '../../src-shared/draft';
 import type { BudgetCheck, BudgetStatus, Spending } from '../../src-shared/spending-view';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 // Real services against their own sandbox: the figures are the gateway's estimate, hold and actual.
 const fast = await startServices();

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices } from './helpers/studio-fixture';
 
 const services = await startServices();
 const SECRET = 'sk-live-0123456789abcdefSECRET';

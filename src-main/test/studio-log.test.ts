@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockRecordOf } from '../services/data-folder-lock';
+import { lockRecordOf } from '../services/storage/data-folder-lock';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { createStudioServices } from '../services/studio-services';
 import {
@@ -21,7 +21,7 @@ import {
   logInfo,
   RENDERER_REPORTS_PER_MINUTE,
 } from '../services/log/studio-log';
-import { call, startServices } from './studio-fixture';
+import { call, startServices } from './helpers/studio-fixture';
 
 const services = await startServices();
 const logFile = join(services.dataDir, 'logs', 'studio.log');

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSyncthingPair, syncthingMissing, type SyncthingPair } from './syncthing-pair';
+import { startSyncthingPair, syncthingMissing, type SyncthingPair } from './helpers/syncthing-pair';
 
 // The harness on plain files, before any studio code runs on it: what a library kept in step by
 // Syncthing looks like on disk (temporaries, conflict copies, ignored staging), between two real

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { readTable, type ImportedTable } from '../services/drafts/table-import';
 import { tableText } from '../services/drafts/table-text';
-import { encodable, saveAs, type SavedEncoding } from './table-encodings';
+import { encodable, saveAs, type SavedEncoding } from './helpers/table-encodings';
 
 /**
  * Prompt tables in every format and encoding the import reads, then damaged the ways files are:

@@ -6,7 +6,7 @@ import { en } from '../../src-shared/i18n/en';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { StudioError } from '../../src-shared/studio-error';
 import { draftToCsv, MAX_ROWS, readTable } from '../services/drafts/table-import';
-import { saveAs } from './table-encodings';
+import { saveAs } from './helpers/table-encodings';
 
 /** Workbooks written once by ExcelJS 4.4, as a spreadsheet program saves them. */
 const workbook = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name));

@@ -10,11 +10,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Collections } from '../services/library/collections';
-import { LibraryCatalog } from '../services/library/library-catalog';
-import { isSyncTemporary, syncConflictOf } from '../services/library/sync-conflicts';
-import { promptsFolder } from './batch-folders';
-import { personMarksOnDisk } from './marks-on-disk';
+import { Collections } from '../services/library/folders/boards';
+import { LibraryCatalog } from '../services/library/catalog/library-catalog';
+import { isSyncTemporary, syncConflictOf } from '../services/library/folders/sync-conflicts';
+import { promptsFolder } from './helpers/batch-folders';
+import { personMarksOnDisk } from './helpers/marks-on-disk';
 
 // A 1×1 PNG: the catalog lists files by batch.json, not by decoding them.
 const png = Buffer.from(

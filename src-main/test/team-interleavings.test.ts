@@ -1,11 +1,18 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../services/batches/poll-schedule';
-import { Collections } from '../services/library/collections';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
+import { seededRandom } from './helpers/seeded-random';
+import { Collections } from '../services/library/folders/boards';
+import { personMarksOnDisk } from './helpers/marks-on-disk';
+import { promptsDraft } from './helpers/prompts-draft';
+import {
+  call,
+  startServices,
+  submitAndDownload,
+  waitUntil,
+  type TestServices,
+} from './helpers/studio-fixture';
 
 /**
  * Two studios (each with its own data folder, catalog and gateway) on one library folder, doing
@@ -46,11 +53,9 @@ function some<T>(random: () => number, list: readonly T[], most: number): T[] {
 function marksOnDisk(root: string, personId: string): Map<string, Entry> {
   const out = new Map<string, Entry>();
   for (const folder of readdirSync(root)) {
-    const file = join(root, folder, 'review', `${personId}.json`);
-    if (folder.startsWith('.') || !existsSync(file)) continue;
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { images: Record<string, Entry> };
-    for (const [image, e] of Object.entries(parsed.images))
-      out.set(`${folder}/${image}`, { mark: e.mark, stars: e.stars });
+    if (folder.startsWith('.') || !existsSync(join(root, folder, 'review', `${personId}.json`))) continue;
+    for (const [image, e] of Object.entries(personMarksOnDisk(join(root, folder), personId).images))
+      out.set(`${folder}/${image}`, e as Entry);
   }
   return out;
 }

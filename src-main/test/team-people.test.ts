@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { call, startServices } from './studio-fixture';
+import { call, startServices } from './helpers/studio-fixture';
 
 describe('people on a shared library', () => {
   it("names a person after the system's user until they change it, and refuses an empty name in words", async () => {

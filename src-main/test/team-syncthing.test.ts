@@ -2,9 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, submitAndDownload, waitUntil, type TestServices } from './studio-fixture';
-import { startSyncthingPair, syncthingMissing, type SyncthingPair } from './syncthing-pair';
+import { promptsDraft } from './helpers/prompts-draft';
+import {
+  call,
+  startServices,
+  submitAndDownload,
+  waitUntil,
+  type TestServices,
+} from './helpers/studio-fixture';
+import { startSyncthingPair, syncthingMissing, type SyncthingPair } from './helpers/syncthing-pair';
 
 // Two studios on two machines' library folders, kept in step by two real Syncthing instances on
 // this machine (127.0.0.1 only, no discovery, relays or reporting: syncthing-pair.ts). What each

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdateStatus, WorkInProgress } from '../../src-shared/updates';
 import type { FoundUpdate, UpdaterEngine } from '../services/updates/updater-engine';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 /**
  * "Restart now" against the studio's real work: real services, their sandbox gateway held slow, a

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UpdatePreferences } from '../../src-shared/updates';
 import { AppUpdaterEngine } from '../services/updates/app-updater-engine';
-import { startFeedServer, type FeedServer } from './updater/feed-server';
-import { fakeApp, onNode, writeUpdaterId, type FakeApp } from './updater/real-updaters';
-import { linuxChannelFile, nextVersionOf, payload, writeRelease } from './updater/release-files';
+import { startFeedServer, type FeedServer } from './helpers/updater/feed-server';
+import { fakeApp, onNode, writeUpdaterId, type FakeApp } from './helpers/updater/real-updaters';
+import { linuxChannelFile, nextVersionOf, payload, writeRelease } from './helpers/updater/release-files';
 
 // electron-updater's own AppImage and deb updaters, in plain Node, against a feed on 127.0.0.1. The
 // app's engine (AppUpdaterEngine) drives them as the desktop does; no Electron anywhere.

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppUpdaterEngine } from '../services/updates/app-updater-engine';
-import { startFeedServer, type FeedServer } from './updater/feed-server';
-import { fakeApp, onNode, PUBLISHER, type FakeApp } from './updater/real-updaters';
-import { nextVersionOf, payload, writeRelease } from './updater/release-files';
+import { startFeedServer, type FeedServer } from './helpers/updater/feed-server';
+import { fakeApp, onNode, PUBLISHER, type FakeApp } from './helpers/updater/real-updaters';
+import { nextVersionOf, payload, writeRelease } from './helpers/updater/release-files';
 
 // electron-updater's NSIS updater in plain Node, with the platform set to Windows for this file
 // (vitest runs each file in its own process): latest.yml, the separate .blockmap files, the

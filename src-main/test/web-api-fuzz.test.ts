@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { studioMethods } from '../../src-shared/studio-api';
-import { seededRandom } from '../services/batches/poll-schedule';
+import { seededRandom } from './helpers/seeded-random';
 import { startBrowserMode } from '../web/browser-mode';
-import { hostileBody, type Known, type Random } from './hostile-input';
-import { promptsDraft } from './prompts-draft';
-import { call, submitAndDownload } from './studio-fixture';
+import { hostileBody, type Known, type Random } from './helpers/hostile-input';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, submitAndDownload } from './helpers/studio-fixture';
 
 /**
  * Every StudioApi method driven over the browser-mode HTTP API with hostile input, from a seed:

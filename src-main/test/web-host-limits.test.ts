@@ -1,24 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startBrowserMode } from '../web/browser-mode';
+import { describe, expect, it } from 'vitest';
 import { MAX_API_BODY_BYTES } from '../web/web-host';
+import { startTestBrowserMode } from './helpers/browser-mode-fixture';
 
-const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-const { host, services } = await startBrowserMode({
-  port: 0,
-  dataDir: mkdtempSync(join(tmpdir(), 'studio-web-limits-')),
-  rendererDir,
-  sandboxTimeScale: 1000,
-});
-afterAll(async () => {
-  await host.close();
-  await services.close();
-});
+const { host } = await startTestBrowserMode('web-limits');
 
 interface Answer {
   status: number;

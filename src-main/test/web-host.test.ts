@@ -1,24 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startBrowserMode } from '../web/browser-mode';
+import { describe, expect, it } from 'vitest';
+import { startTestBrowserMode } from './helpers/browser-mode-fixture';
 
-const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
-mkdirSync(join(rendererDir, 'assets'));
-writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-const { host, services } = await startBrowserMode({
-  port: 0,
-  dataDir: mkdtempSync(join(tmpdir(), 'studio-web-')),
-  rendererDir,
-  sandboxTimeScale: 1000,
-});
-afterAll(async () => {
-  await host.close();
-  await services.close();
-});
+const { host } = await startTestBrowserMode('web', { 'assets/app.js': 'console.log(1)' });
 
 function api(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   return fetch(`${host.origin}${path}`, {

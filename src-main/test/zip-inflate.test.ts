@@ -7,9 +7,10 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { Lane, inflatePieces } from '../services/library/inflate-pool';
-import { extractBatchZip, extractZip } from './zip-on-disk';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { Lane, inflatePieces } from '../services/zip/inflate-pool';
+import { extractBatchZip, extractZip } from './helpers/zip-on-disk';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
 
 /** Compression methods of the archive's images, from its central directory. */
 function imageMethods(zip: Buffer): Promise<number[]> {
@@ -32,20 +33,7 @@ describe('deflated batch ZIPs', () => {
     const services = await startServices({ sandbox: { config: { deflateZips: true } } });
     const prompts = ['a red mug', 'a blue mug', 'a green mug'];
     const { batch } = await call(services, 'batches.submit', {
-      draft: {
-        id: 'd-deflate',
-        name: 'Deflated',
-        model: 'imgvendor-3.1-flash-image',
-        items: prompts.map((prompt, i) => ({
-          customId: `row-${i + 1}`,
-          prompt,
-          outputCount: 1,
-          referenceIds: [],
-        })),
-        sharedReferenceIds: [],
-        references: [],
-        responseMime: 'image/png',
-      },
+      draft: promptsDraft('d-deflate', 'Deflated', prompts, 'row-'),
     });
     const done = await waitUntil(
       () => call(services, 'batches.get', { id: batch.id }),

@@ -6,7 +6,7 @@ import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractBatchZip } from './zip-on-disk';
+import { extractBatchZip } from './helpers/zip-on-disk';
 
 const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff8800' } })
   .png()

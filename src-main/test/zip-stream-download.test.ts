@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { promptsDraft } from './prompts-draft';
-import { call, startServices, waitUntil } from './studio-fixture';
+import { promptsDraft } from './helpers/prompts-draft';
+import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
 // A batch ZIP from a gateway that writes it as a streaming writer does (data descriptors), cut off
 // half-way once: with Range honoured the download resumes where it broke; without, the images that

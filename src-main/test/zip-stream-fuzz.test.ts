@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
-import { seededRandom } from '../services/batches/poll-schedule';
-import type { VerifiedImage } from '../services/library/zip-stream-ingest';
-import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './zip-by-hand';
+import { seededRandom } from './helpers/seeded-random';
+import type { VerifiedImage } from '../services/zip/zip-stream-ingest';
+import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './helpers/zip-by-hand';
 
 // A batch ZIP damaged at random, one seeded change per case, in every place a gateway, a proxy or a
 // disk could damage it: the ingest either verifies every image byte for byte, or refuses in words

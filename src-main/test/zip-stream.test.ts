@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { VerifiedImage } from '../services/library/zip-stream-ingest';
-import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './zip-by-hand';
+import type { VerifiedImage } from '../services/zip/zip-stream-ingest';
+import { ingest, manifestOf, pieces, png, trickyImage, zipOf, type Entry } from './helpers/zip-by-hand';
 
 describe('a batch ZIP read as it streams', () => {
   it('reads every descriptor form, stored and deflated, byte for byte, in pieces of any size', async () => {

@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeDirSync } from '../services/library/atomic-file';
+import { makeDirSync } from '../services/storage/atomic-file';
 import { FileSecretStore } from '../services/secrets/secret-store';
 import { flushedStore } from '../services/settings/key-value-store';
 import { startStudio, type StartingStudio } from '../services/studio-start';

@@ -10,7 +10,7 @@ import type { ServicesGate } from './services-start';
 type HostedServices = Pick<StudioServices, 'dispatch' | 'events'> &
   Partial<Pick<StudioServices, 'downloads' | 'images'>>;
 
-/** The services started first (first-services.ts): the events, and the first screen's calls. */
+// The services started first (first-services.ts): the events, and the first screen's calls.
 type FirstServices = Pick<StudioServices, 'dispatch' | 'events'> & { answers(method: string): boolean };
 
 export interface WebHostOptions {
@@ -19,10 +19,7 @@ export interface WebHostOptions {
    * printed) at once, the page loads meanwhile, and calls wait for the services.
    */
   services: HostedServices | Promise<HostedServices>;
-  /**
-   * Running before the rest: the event stream opens, and the first screen's calls are answered,
-   * as soon as these are, while the other calls wait for `services`.
-   */
+  /** Started before the rest: the event stream and the first screen's calls are served from them. */
   first?: Promise<FirstServices>;
   rendererDir: string;
   port?: number;
@@ -30,8 +27,7 @@ export interface WebHostOptions {
   token?: string;
   /** Told of the page's files being sent and of calls waiting, when the services start late (see services-start.ts). */
   gate?: ServicesGate;
-  /** Told of the first screen's calls, being answered and answered: the rest starts after them (browser-mode.ts). */
-  firstCalls?: ServicesGate;
+  firstCalls?: ServicesGate /* told of the first screen's calls: the rest starts after them */;
 }
 
 export interface WebHost {
@@ -159,13 +155,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
   // A start that failed is reported by whoever made the services; calls then answer 500.
   services.catch(() => undefined);
-  const first = options.first;
-  first?.catch(() => undefined);
-  /** The events and the first screen's calls: from the first services when the host has them. */
-  const early = () => {
-    options.gate?.wanted();
-    return first ?? services;
-  };
+  options.first?.catch(() => undefined);
   const rendererRoot = resolve(options.rendererDir);
   // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
   // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
@@ -202,7 +192,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return json(res, 200, { result: true });
     }
-    if (path === '/api/events' && req.method === 'GET') return events(req, res, await early());
+    if (path === '/api/events' && req.method === 'GET')
+      return events(req, res, await (options.first ?? ready()));
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
     if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready());
     const method = path.slice('/api/'.length);
@@ -223,23 +214,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
       return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
-    const firstServices = first && (await first);
-    if (firstServices?.answers(method)) {
-      options.gate?.wanted();
-      // A call of the first screen's is answered before the rest starts: the rest's loading,
-      // which holds the thread, waits until these calls are out (and the ones they lead to).
-      const answered = options.firstCalls?.sending();
-      try {
-        return answer(res, await firstServices.dispatch(method, input));
-      } finally {
-        options.firstCalls?.wanted();
-        answered?.();
-      }
-    }
-    answer(res, await (await ready()).dispatch(method, input));
-  }
-
-  function answer(res: ServerResponse, result: Awaited<ReturnType<HostedServices['dispatch']>>): void {
+    // The first screen's calls are answered before the rest starts, which waits until they are out.
+    const early = (await options.first)?.answers(method) ? await options.first : undefined;
+    const answering = early && options.firstCalls?.sending();
+    const result = await (early ?? (await ready())).dispatch(method, input).finally(() => {
+      if (answering) options.firstCalls?.wanted();
+      answering?.();
+    });
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }

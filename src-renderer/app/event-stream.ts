@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { around, doubledMs, drawWait } from '../../src-shared/backoff';
 
 /** What the stream remembers across reconnects, as the EventSource standard has it. */
 export interface EventStreamState {
@@ -43,8 +44,8 @@ const LONGEST_WAIT_MS = 5_000;
  * process's retry policies do, so windows that lost the studio together do not all return at once.
  */
 export function reconnectWaitMs(failures: number, serverRetryMs?: number, random = Math.random): number {
-  const base = serverRetryMs ?? Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, failures - 1));
-  return Math.round(base * (0.8 + random() * 0.4));
+  const base = serverRetryMs ?? doubledMs(FIRST_WAIT_MS, LONGEST_WAIT_MS, failures - 1);
+  return Math.round(drawWait(around(base), random));
 }
 
 export interface FollowOptions {

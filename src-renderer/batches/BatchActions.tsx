@@ -4,12 +4,12 @@ import { downloadOffer, inLibrary as isInLibrary } from '../../src-shared/batch-
 import type { BatchView } from '../../src-shared/batch-view';
 import { useNavigation } from '../app/navigation-store';
 import { StudioError } from '../../src-shared/studio-error';
-import { useAgo } from '../compose/time-ago';
+import { useAgo } from '../shared/time-ago';
 import { confirmAction, withdrawQuestion } from '../shell/confirm-store';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 import { sendWithQuestions } from './send-questions';
-import { userTimeZone } from './use-spending';
+import { localTimeZone } from '../../src-shared/money';
 import { useBatchActions } from './use-batch-actions';
 
 /** The time a download was asked for, read in event handlers only. */
@@ -156,7 +156,7 @@ export function BatchActions({ batch: b }: { batch: BatchView }) {
               setRetryBusy(true);
               const retry = ask('retry');
               try {
-                const timeZone = userTimeZone();
+                const timeZone = localTimeZone();
                 const result = await sendWithQuestions(
                   (confirm) => retry.mutateAsync({ id, confirm, timeZone }),
                   { t, money, ago },

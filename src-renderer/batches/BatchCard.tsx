@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
 import { BatchStateLine } from './BatchState';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 
 export function formatTime(seconds: number | null | undefined, language: string): string {
   if (!seconds) return '—';

@@ -12,7 +12,7 @@ import { BatchProgress, formatTime } from './BatchCard';
 import { BatchStateLine } from './BatchState';
 import { DownloadProblem } from './DownloadProblem';
 import { PreviewReuse } from './PreviewReuse';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 
 function Preview({ batch, item }: { batch: BatchView; item: BatchItemView }) {
   const { t } = useTranslation();

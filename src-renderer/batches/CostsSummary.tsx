@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { CostSummary } from '../../src-shared/batch-view';
 import { Dismissible } from '../shell/Dismissible';
 import { useBatchesPrefs } from './batches-prefs';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 
 /**
  * The profile's costs in one line, so the list starts high on the screen. What the figures mean waits

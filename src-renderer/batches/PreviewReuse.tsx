@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StudioError } from '../../src-shared/studio-error';
-import { ReferenceTargetDialog } from '../library/ReferenceTargetDialog';
-import { useReuse } from '../library/use-reuse';
+import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
+import { useReuse } from '../shared/use-reuse';
 import { ErrorNotice } from '../shell/ErrorNotice';
 
 /**

@@ -1,8 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchView } from '../../src-shared/batch-view';
+import { sumMoney } from '../../src-shared/money';
 import { BatchCard, BatchProgress } from './BatchCard';
-import { useMoney } from './money';
+import { useMoney } from '../shared/money-format';
 
 interface Family {
   root: BatchView;
@@ -55,7 +56,9 @@ export function RunGroup({ families, onOpen }: { families: Family[]; onOpen(id: 
   const id = useId();
   const money = useMoney();
   const batches = families.map((f) => f.root);
-  const sum = (pick: (b: BatchView) => number | null) => batches.reduce((s, b) => s + (pick(b) ?? 0), 0);
+  // The run's figures by the same rules as main's spending: a cancelled or failed batch's estimate
+  // was never charged and is left out, and only holds still outstanding count.
+  const total = sumMoney(batches);
   const models = batches.map((b) => b.model);
   return (
     <li className="family run-group card" aria-labelledby={`${id}-title`} data-testid="run-group">
@@ -84,11 +87,10 @@ export function RunGroup({ families, onOpen }: { families: Family[]; onOpen(id: 
         {t(
           'run.groupTotal',
           money.line({
-            estimated: sum((b) => b.estimatedCost),
-            // Only holds still outstanding: a settled or ended batch's hold went back to the balance.
-            held: sum((b) => (b.actualCost === null && !b.terminal ? b.holdAmount : 0)),
+            estimated: total.estimated,
+            held: total.held,
             // Nothing settled yet: no actual cost to add up.
-            actual: batches.some((b) => b.actualCost !== null) ? sum((b) => b.actualCost) : null,
+            actual: total.settled ? total.actual : null,
           }),
         )}
       </p>

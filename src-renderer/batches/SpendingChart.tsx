@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useMoney } from './money';
-import { userTimeZone } from './use-spending';
+import { useMoney } from '../shared/money-format';
+import { localTimeZone } from '../../src-shared/money';
 import './spending.css';
 
 /** One colour per figure, readable on the light and the dark theme alike. */
@@ -22,7 +22,7 @@ export function SpendingChart() {
   const { t, i18n } = useTranslation();
   const id = useId();
   const money = useMoney();
-  const timeZone = useMemo(() => userTimeZone(), []);
+  const timeZone = useMemo(() => localTimeZone(), []);
   const [range, setRange] = useState<{ from: string; to: string }>({ from: '', to: '' });
   const query = {
     timeZone,

@@ -3,7 +3,7 @@ import { SEND_REFUSALS } from '../../src-shared/send-refusal-codes';
 import type { SendConfirmation } from '../../src-shared/send-refusal';
 import type { StudioError } from '../../src-shared/studio-error';
 import { confirmAction } from '../shell/confirm-store';
-import type { Money } from './money';
+import type { Money } from '../shared/money-format';
 
 export interface QuestionWords {
   t: TFunction;

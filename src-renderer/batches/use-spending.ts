@@ -2,11 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useStudio } from '../app/studio-context';
 
-/** The user's IANA time zone: main buckets days and months in it, not in its own. */
-export function userTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /**
  * Spending moves when money moves (`costs.changed`), and the budget when a profile is saved: the
  * figures are asked again then, never on a timer.

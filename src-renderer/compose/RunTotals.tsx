@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useStudioQuery } from '../app/studio-queries';
-import { useMoney } from '../batches/money';
-import { userTimeZone } from '../batches/use-spending';
+import { useMoney } from '../shared/money-format';
+import { localTimeZone } from '../../src-shared/money';
 
 /**
  * One model's share of a run: its images and its estimate. The estimate is main's own (the
@@ -11,7 +11,7 @@ import { userTimeZone } from '../batches/use-spending';
 function useModelEstimate(model: string, images: number) {
   const check = useStudioQuery(
     'batches.budgetCheck',
-    { timeZone: userTimeZone(), parts: [{ model, images }] },
+    { timeZone: localTimeZone(), parts: [{ model, images }] },
     { enabled: images > 0, staleTime: 30_000 },
   );
   return check.data?.estimate ?? null;
@@ -39,7 +39,7 @@ function RunTotal({ models, images }: { models: readonly string[]; images: numbe
   const money = useMoney();
   const check = useStudioQuery(
     'batches.budgetCheck',
-    { timeZone: userTimeZone(), parts: models.map((model) => ({ model, images })) },
+    { timeZone: localTimeZone(), parts: models.map((model) => ({ model, images })) },
     { enabled: images > 0, staleTime: 30_000 },
   );
   const estimate = check.data?.estimate ?? null;

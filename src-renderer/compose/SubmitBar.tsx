@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigation } from '../app/navigation-store';
-import { useMoney } from '../batches/money';
-import { useAgo } from './time-ago';
+import { useMoney } from '../shared/money-format';
+import { useAgo } from '../shared/time-ago';
 import type { DraftSubmission } from './use-draft-submission';
 
 /**

@@ -6,12 +6,12 @@ import { draftFingerprint } from '../../src-shared/draft-fingerprint';
 import type { MethodOutput } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
-import { useMoney } from '../batches/money';
+import { useMoney } from '../shared/money-format';
 import { sendWithQuestions } from '../batches/send-questions';
-import { userTimeZone } from '../batches/use-spending';
+import { localTimeZone } from '../../src-shared/money';
 import { confirmAction } from '../shell/confirm-store';
 import { newRunId } from './run-models';
-import { useAgo } from './time-ago';
+import { useAgo } from '../shared/time-ago';
 
 export interface DraftSubmission {
   /** The last time this content was sent from the active profile (main remembers it), if ever. */
@@ -87,7 +87,7 @@ export function useDraftSubmission(
         return;
       // One run id per click: the questions' second send is the same run, never a new one.
       const runId = isRun ? newRunId() : '';
-      const timeZone = userTimeZone();
+      const timeZone = localTimeZone();
       const sent = await sendWithQuestions<unknown>(
         (confirm) =>
           isRun

@@ -1,20 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { create } from 'zustand';
 import type { LibraryImage } from '../../src-shared/library-view';
 import { imagePaths } from '../../src-shared/image-paths';
 import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
 import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
+import { markingKeys } from '../shared/marking-keys';
 import { ChoiceTake, ChoiceView, MarkBadge } from './ChoiceView';
-import { chooseOne, type ChoiceMark } from './library-choice';
+import { chooseOne, closeChoice, openChoice, showingMarks, useOpenChoice } from './library-choice';
 import type { MarkFn } from './library-hooks';
 import { StarRating } from './StarRating';
 import './compare-across.css';
-
-/** Which image "Compare across models" is open for: opened from the lightbox or the toolbar. */
-const useAcrossModels = create<{ openFor?: string }>(() => ({}));
 
 /** The same row of the same run on every model; one image alone is not a comparison. */
 function useAcross(id: string, staleTime = 10_000) {
@@ -30,7 +27,7 @@ export function CompareAcrossButton({ id }: { id: string }) {
     <button
       type="button"
       title={t('run.compareAcrossHint')}
-      onClick={() => useAcrossModels.setState({ openFor: id })}
+      onClick={() => openChoice({ kind: 'across', id })}
       data-testid="compare-across"
     >
       {t('run.compareAcross')}
@@ -40,15 +37,9 @@ export function CompareAcrossButton({ id }: { id: string }) {
 
 /** Where the view is drawn when open: once, on the Library screen. */
 export function CompareAcrossModelsHost({ onMark }: { onMark: MarkFn }) {
-  const openFor = useAcrossModels((s) => s.openFor);
+  const openFor = useOpenChoice('across')?.id;
   if (!openFor) return null;
-  return (
-    <CompareAcrossModels
-      id={openFor}
-      onMark={onMark}
-      onClose={() => useAcrossModels.setState({ openFor: undefined })}
-    />
-  );
+  return <CompareAcrossModels id={openFor} onMark={onMark} onClose={closeChoice} />;
 }
 
 /**
@@ -70,13 +61,15 @@ function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: Mark
   const at = Math.min(focus ?? start, Math.max(0, items.length - 1));
   const focused = items[at];
 
-  const mark: ChoiceMark = (ids, change, options) => {
-    // Shown at once, as the gallery does, in every cached comparison holding these images.
-    client.setQueriesData<LibraryImage[]>({ queryKey: ['library.acrossModels'] }, (list) =>
-      list?.map((item) => (ids.includes(item.id) ? { ...item, ...change } : item)),
-    );
-    onMark(ids, change, options);
-  };
+  // Shown at once, as the gallery does, in every cached comparison holding these images.
+  const mark = showingMarks(
+    (update) =>
+      client.setQueriesData<LibraryImage[]>(
+        { queryKey: ['library.acrossModels'] },
+        (list) => list && update(list),
+      ),
+    onMark,
+  );
   const pick = (item: LibraryImage) => {
     chooseOne(
       mark,
@@ -90,10 +83,9 @@ function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: Mark
     const handled = keyHandler(LIGHTBOX_SHORTCUTS, {
       next: () => (at < items.length - 1 ? setFocus(at + 1) : false),
       previous: () => (at > 0 ? setFocus(at - 1) : false),
+      ...markingKeys((change) => (focused ? mark([focused.id], change) : false)),
+      // Picking here chooses one model's image: the others become its alternatives.
       pick: () => (focused ? pick(focused) : false),
-      reject: () => (focused ? mark([focused.id], { mark: 'rejected' }) : false),
-      unmark: () => (focused ? mark([focused.id], { mark: null, stars: 0 }) : false),
-      stars: (k) => (focused ? mark([focused.id], { stars: Number(k.key) }) : false),
       // Across models there is no stack: a pick here already makes the others alternatives.
       keepBest: () => false,
       zoomIn: () => false,

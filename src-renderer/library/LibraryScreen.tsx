@@ -3,15 +3,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter, LibraryImage } from '../../src-shared/library-view';
 import { StudioError } from '../../src-shared/studio-error';
-import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
-import { emptyDraft, useCompose } from '../compose/compose-store';
-import { draftActions } from '../compose/draft-actions';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { AddToBoardDialog } from './AddToBoardDialog';
 import { CompareAcrossModelsHost } from './CompareAcrossModels';
 import { CompareView } from './CompareView';
+import { closeChoice, openChoice, useOpenChoice } from './library-choice';
 import { LibraryBoards } from './LibraryBoards';
+import { LibraryCount } from './LibraryCount';
 import { LibraryFilters } from './LibraryFilters';
 import { LibraryGrid } from './LibraryGrid';
 import { LibraryLightbox } from './LibraryLightbox';
@@ -24,49 +23,16 @@ import { ThumbSizeSlider } from './ThumbSizeSlider';
 import { keepBest, stackFilter } from './library-stacks';
 import { useShortcutsOverlay } from '../shell/ShortcutsHost';
 import { Lightbox, type ReuseHandlers } from './Lightbox';
-import { ReferenceTargetDialog } from './ReferenceTargetDialog';
+import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
-import { useReuse } from './use-reuse';
+import { useReuse } from '../shared/use-reuse';
 import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
-import { focusCell, resetSelection, selectionTargets, useSelection } from './library-selection';
+import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';
 import './library.css';
 import './library-page.css';
 
 const INITIAL_FILTER: LibraryFilter = { review: 'any', minStars: 0, sort: 'newest' };
-
-/**
- * How many images the list has, of the library's, and how many are selected. While a first build
- * runs (`indexing`), what is indexed is not the total: the estimate is shown, or no total at all
- * before there is one.
- */
-function LibraryCount({
-  shown,
-  count,
-  indexing,
-}: {
-  shown: number;
-  /** The library's count, from the overview: nothing is said before it is known. */
-  count: number | undefined;
-  indexing?: { about?: number };
-}) {
-  const { t } = useTranslation();
-  const selected = useSelection((s) => s.selected.size);
-  const text =
-    count === undefined
-      ? ''
-      : !indexing
-        ? t('library.count', { shown, count })
-        : indexing.about !== undefined
-          ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
-          : t('library.countIndexingSoFar', { count: shown });
-  return (
-    <span className="muted" role="status" data-testid="library-count" data-indexing={!!indexing}>
-      {text}
-      {selected > 0 && ` · ${t('library.selected', { count: selected })}`}
-    </span>
-  );
-}
 
 /**
  * The Library: filters, actions and a virtual gallery over windows of the filtered list, with the
@@ -77,7 +43,7 @@ export function LibraryScreen() {
   const { t } = useTranslation();
   const studio = useStudio();
   const client = useQueryClient();
-  const go = useNavigation((s) => s.go);
+  const compare = useOpenChoice('compare');
   // The filter survives a reload (and so does the place in the list, with the selection).
   const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
@@ -85,7 +51,6 @@ export function LibraryScreen() {
   const { shown, total, error: listError } = useShownList(filter);
   const overview = useLibraryOverview(total !== undefined || !!listError);
   const [lightbox, setLightbox] = useState<number>();
-  const [compare, setCompare] = useState<LibraryImage[]>();
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<StudioError>();
   const scroller = useRef<HTMLDivElement>(null);
@@ -143,17 +108,8 @@ export function LibraryScreen() {
 
   const openCompare = (ids: string[]) =>
     void imagesById(studio, client, ids)
-      .then(setCompare)
+      .then((items) => openChoice({ kind: 'compare', items }))
       .catch((err: unknown) => setError(StudioError.from(err)));
-
-  function usePrompt(prompt: string) {
-    const compose = useCompose.getState();
-    if (!compose.draft) compose.load(emptyDraft());
-    useCompose
-      .getState()
-      .change(draftActions.insertPrompts(useCompose.getState().draft!.items.length, [prompt]));
-    go('compose');
-  }
 
   const indexing = overview.data?.indexing;
   const shownError = error ?? listError ?? overview.error ?? undefined;
@@ -261,7 +217,7 @@ export function LibraryScreen() {
             scroller.current?.focus();
           }}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
           onKeepBest={onKeepBest}
@@ -276,7 +232,7 @@ export function LibraryScreen() {
           onIndex={() => undefined}
           onClose={() => setSingle(undefined)}
           onMark={mark}
-          onUsePrompt={usePrompt}
+          onUsePrompt={(prompt) => void reuseActions.sendPrompt(prompt)}
           reuse={reuse}
           onOpenImage={setSingle}
         />
@@ -300,7 +256,7 @@ export function LibraryScreen() {
           onClose={() => setReferenceFor(undefined)}
         />
       )}
-      {compare && <CompareView items={compare} onClose={() => setCompare(undefined)} />}
+      {compare && <CompareView items={compare.items} onClose={closeChoice} />}
       <CompareAcrossModelsHost onMark={mark} />
       <SurveyHost onMark={mark} onMessage={setMessage} onError={setError} />
     </section>

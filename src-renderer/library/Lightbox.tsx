@@ -6,6 +6,7 @@ import { imageUrl } from '../app/image-url';
 import { useStudioQuery } from '../app/studio-queries';
 import { Modal } from '../shell/Modal';
 import { keyHandler, LIGHTBOX_SHORTCUTS } from '../shell/shortcuts';
+import { markingKeys, type MarkChange } from '../shared/marking-keys';
 import { CompareAcrossButton } from './CompareAcrossModels';
 import { LightboxLineage } from './LightboxLineage';
 import { StarRating } from './StarRating';
@@ -21,7 +22,7 @@ interface Props {
   pending: boolean;
   onIndex(index: number): void;
   onClose(): void;
-  onMark(ids: string[], change: { mark?: 'picked' | 'rejected' | null; stars?: number }): void;
+  onMark(ids: string[], change: MarkChange): void;
   onUsePrompt(prompt: string): void;
   /** Use as reference, Regenerate, Vary: on this image. */
   reuse: ReuseHandlers;
@@ -86,10 +87,7 @@ export function Lightbox({
     const handled = keyHandler(LIGHTBOX_SHORTCUTS, {
       next: () => (index < total - 1 ? onIndex(index + 1) : false),
       previous: () => (index > 0 ? onIndex(index - 1) : false),
-      pick: () => markAndMove([item.id], { mark: 'picked' }),
-      reject: () => markAndMove([item.id], { mark: 'rejected' }),
-      unmark: () => markAndMove([item.id], { mark: null, stars: 0 }),
-      stars: (k) => markAndMove([item.id], { stars: Number(k.key) }),
+      ...markingKeys((change) => markAndMove([item.id], change)),
       keepBest: () => {
         if (pending || !item.stack || !onKeepBest) return false;
         onKeepBest(item);

@@ -7,10 +7,11 @@ import { StudioError } from '../../src-shared/studio-error';
 import { imageUrl } from '../app/image-url';
 import { useStudio } from '../app/studio-context';
 import { keyHandler, SURVEY_SHORTCUTS } from '../shell/shortcuts';
+import { markingKeys } from '../shared/marking-keys';
 import { ChoiceTake, ChoiceView, MarkBadge } from './ChoiceView';
 import type { MarkFn } from './library-hooks';
-import { chooseOne, type ChoiceMark } from './library-choice';
-import { closeSurvey, SURVEY_MAX, surveyColumns, useSurvey, type SurveyRequest } from './library-survey';
+import { chooseOne, showingMarks, useOpenChoice, type SurveyRequest } from './library-choice';
+import { closeSurvey, SURVEY_MAX, surveyColumns } from './library-survey';
 import { imagesById } from './library-windows';
 import './survey.css';
 
@@ -22,7 +23,7 @@ interface HostProps {
 
 /** Where the survey is drawn when open: once, on the Library screen. */
 export function SurveyHost(props: HostProps) {
-  const request = useSurvey((s) => s.request);
+  const request = useOpenChoice('survey')?.request;
   if (!request) return null;
   return <SurveyLoader key={JSON.stringify(request)} request={request} {...props} />;
 }
@@ -94,10 +95,7 @@ function Survey({
         : imagePaths.libraryThumb(item.id, thumbSizeFor(side)),
     );
 
-  const mark: ChoiceMark = (ids, change, options) => {
-    setItems((list) => list.map((i) => (ids.includes(i.id) ? { ...i, ...change } : i)));
-    onMark(ids, change, options);
-  };
+  const mark = showingMarks(setItems, onMark);
   const choose = (item: LibraryImage) => {
     const rejected = chooseOne(
       mark,
@@ -122,10 +120,7 @@ function Survey({
         if (next < 0 || next >= items.length) return false;
         setFocus(next);
       },
-      pick: () => mark([focused.id], { mark: 'picked' }),
-      reject: () => mark([focused.id], { mark: 'rejected' }),
-      unmark: () => mark([focused.id], { mark: null, stars: 0 }),
-      stars: (k) => mark([focused.id], { stars: Number(k.key) }),
+      ...markingKeys((change) => mark([focused.id], change)),
       surveyChoose: () => choose(focused),
       surveyDrop: () => drop(focused),
     })(e);

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TeamMarks } from '../../src-shared/person';
-import { teamNames, teamSummary } from './team-marks';
+import { teamNames, teamSummary } from './team-names';
 
 /**
  * Others' picks and rejects on a cell, as two small counts beside the person's own mark: green for

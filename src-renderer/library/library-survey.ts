@@ -1,12 +1,7 @@
-import { create } from 'zustand';
+import { closeChoice, openChoice } from './library-choice';
 
 /** The most images a survey shows: beyond two dozen each is too small to choose between. */
 export const SURVEY_MAX = 24;
-
-/** What the survey is open on: chosen images, or one image's prompt variants. */
-export type SurveyRequest = { ids: string[] } | { promptOf: string };
-
-export const useSurvey = create<{ request?: SurveyRequest }>(() => ({}));
 
 /**
  * Opens the survey (N, or the toolbar's Survey) on the gallery's targets: several images are
@@ -15,10 +10,13 @@ export const useSurvey = create<{ request?: SurveyRequest }>(() => ({}));
  */
 export function openSurvey(targets: string[]): void {
   if (!targets.length) return;
-  useSurvey.setState({ request: targets.length > 1 ? { ids: targets } : { promptOf: targets[0]! } });
+  openChoice({
+    kind: 'survey',
+    request: targets.length > 1 ? { ids: targets } : { promptOf: targets[0]! },
+  });
 }
 
-export const closeSurvey = (): void => useSurvey.setState({ request: undefined });
+export const closeSurvey = closeChoice;
 
 /**
  * How many columns fit `count` images best on a stage of this shape: the layout whose cells are

@@ -2,6 +2,7 @@ import { openSurvey } from './library-survey';
 import { useCallback, useRef } from 'react';
 import type { StudioError } from '../../src-shared/studio-error';
 import { GALLERY_SHORTCUTS, keyHandler } from '../shell/shortcuts';
+import { markingKeys } from '../shared/marking-keys';
 import { LIBRARY_IDS_MIME } from './board-drag';
 import type { MarkPatch } from './library-windows';
 import {
@@ -68,10 +69,7 @@ export function useGalleryInput(input: GalleryInput) {
       selectAll: () => selectAll(source, onError),
       clearSelection,
       openLightbox: () => onOpen(useSelection.getState().focus),
-      pick: () => onMark(targets(), { mark: 'picked' }),
-      reject: () => onMark(targets(), { mark: 'rejected' }),
-      unmark: () => onMark(targets(), { mark: null, stars: 0 }),
-      stars: (k) => onMark(targets(), { stars: Number(k.key) }),
+      ...markingKeys((change) => onMark(targets(), change)),
       addToBoard: () => onAddToBoard(),
       keepBest: () => onStack('keepBest', useSelection.getState().focus),
       openStack: () => onStack('open', useSelection.getState().focus),

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { StudioError } from '../../src-shared/studio-error';
-import { ReferenceTargetDialog } from '../library/ReferenceTargetDialog';
-import { useReuse } from '../library/use-reuse';
+import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
+import { useReuse } from '../shared/use-reuse';
 import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { imagePaths } from '../../src-shared/image-paths';
@@ -70,12 +70,10 @@ export function RealtimeJobCard({
   job,
   parent,
   onEditThis,
-  onToCompose,
 }: {
   job: RealtimeJob;
   parent?: RealtimeJob;
   onEditThis(): void;
-  onToCompose(): void;
 }) {
   const { t } = useTranslation();
   // The job's new state (cancelled, saved) arrives by main's events; these keep a refusal.
@@ -146,7 +144,7 @@ export function RealtimeJobCard({
               >
                 {job.savedId ? t('realtime.saved') : t('realtime.save')}
               </button>
-              <button type="button" onClick={onToCompose}>
+              <button type="button" onClick={() => void reuse.sendPrompt(job.prompt)}>
                 {t('realtime.toCompose')}
               </button>
               <button type="button" onClick={() => setChoosingRow(true)} data-testid="rt-use-as-reference">

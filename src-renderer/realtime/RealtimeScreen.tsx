@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next';
 import type { RealtimeJob } from '../../src-shared/realtime-view';
 import { useNavigation } from '../app/navigation-store';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
-import { emptyDraft, useCompose } from '../compose/compose-store';
-import { draftActions } from '../compose/draft-actions';
 import { fileToBase64, imageFiles } from '../compose/reference-upload';
 import { LibraryVaryInput, varyingFrom } from '../library/LibraryVaryInput';
 import { ErrorNotice } from '../shell/ErrorNotice';
@@ -82,14 +80,6 @@ export function RealtimeScreen() {
       ...(fromJob ? { fromJobId: fromJob.id } : {}),
       ...(varyFrom ? { fromLibraryIds: [varyFrom] } : {}),
     });
-  }
-
-  function toCompose(text: string) {
-    if (!useCompose.getState().draft) useCompose.getState().load(emptyDraft());
-    useCompose
-      .getState()
-      .change(draftActions.insertPrompts(useCompose.getState().draft!.items.length, [text]));
-    go('compose');
   }
 
   return (
@@ -218,7 +208,6 @@ export function RealtimeScreen() {
               setPrompt('');
               document.querySelector<HTMLTextAreaElement>('[data-testid="rt-prompt"]')?.focus();
             }}
-            onToCompose={() => toCompose(job.prompt)}
           />
         ))}
       </ul>

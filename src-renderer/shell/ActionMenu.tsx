@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Dismissible } from './Dismissible';
+import './action-menu.css';
 
 export interface MenuItem {
   id: string;

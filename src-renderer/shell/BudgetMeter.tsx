@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigation } from '../app/navigation-store';
 import { useStudioQuery } from '../app/studio-queries';
-import { useMoney } from '../batches/money';
-import { userTimeZone } from '../batches/use-spending';
+import { useMoney } from '../shared/money-format';
+import { localTimeZone } from '../../src-shared/money';
 import './budget.css';
 
 /** Past this share of the budget the bar turns to a warning colour. */
@@ -17,7 +17,7 @@ export function BudgetMeter() {
   const { t } = useTranslation();
   const money = useMoney();
   const go = useNavigation((s) => s.go);
-  const timeZone = useMemo(() => userTimeZone(), []);
+  const timeZone = useMemo(() => localTimeZone(), []);
   const status = useStudioQuery('batches.budget', { timeZone });
   const data = status.data;
   if (!data || data.budget === null) return null;

@@ -78,6 +78,14 @@ export const PROMPT_GRID_SHORTCUTS = group('promptGrid', [
 
 const STARS = ['0', '1', '2', '3', '4', '5'];
 
+/** The marking keys, the same wherever images are marked; what they do is shared/marking-keys.ts. */
+const MARKING_SHORTCUTS = [
+  { id: 'pick', keys: ['p'] },
+  { id: 'reject', keys: ['x'] },
+  { id: 'unmark', keys: ['u'] },
+  { id: 'stars', keys: STARS, label: '0–5' },
+] as const;
+
 export const GALLERY_SHORTCUTS = group('gallery', [
   { id: 'move', keys: ['arrowleft', 'arrowright', 'arrowup', 'arrowdown', 'home', 'end'] },
   {
@@ -95,10 +103,7 @@ export const GALLERY_SHORTCUTS = group('gallery', [
   { id: 'selectAll', keys: ['mod+a'] },
   { id: 'clearSelection', keys: ['escape'] },
   { id: 'openLightbox', keys: ['enter', ' '], label: 'Enter / Space' },
-  { id: 'pick', keys: ['p'] },
-  { id: 'reject', keys: ['x'] },
-  { id: 'unmark', keys: ['u'] },
-  { id: 'stars', keys: STARS, label: '0–5' },
+  ...MARKING_SHORTCUTS,
   { id: 'addToBoard', keys: ['b'] },
   { id: 'keepBest', keys: ['k'] },
   { id: 'openStack', keys: ['s'] },
@@ -117,10 +122,7 @@ export const LIBRARY_SCREEN_SHORTCUTS = group('libraryScreen', [
 export const LIGHTBOX_SHORTCUTS = group('lightbox', [
   { id: 'previous', keys: ['arrowleft'] },
   { id: 'next', keys: ['arrowright'] },
-  { id: 'pick', keys: ['p'] },
-  { id: 'reject', keys: ['x'] },
-  { id: 'unmark', keys: ['u'] },
-  { id: 'stars', keys: STARS, label: '0–5' },
+  ...MARKING_SHORTCUTS,
   { id: 'keepBest', keys: ['k'] },
   { id: 'zoomIn', keys: ['+', '='] },
   { id: 'zoomOut', keys: ['-'] },
@@ -129,10 +131,7 @@ export const LIGHTBOX_SHORTCUTS = group('lightbox', [
 /** The survey: the images side by side, one of them focused. */
 export const SURVEY_SHORTCUTS = group('survey', [
   { id: 'surveyMove', keys: ['arrowleft', 'arrowright', 'arrowup', 'arrowdown'] },
-  { id: 'pick', keys: ['p'] },
-  { id: 'reject', keys: ['x'] },
-  { id: 'unmark', keys: ['u'] },
-  { id: 'stars', keys: STARS, label: '0–5' },
+  ...MARKING_SHORTCUTS,
   { id: 'surveyChoose', keys: ['enter', 'k'], label: 'Enter / K' },
   { id: 'surveyDrop', keys: ['delete', 'backspace'] },
 ]);

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { isLanguage } from '../../src-shared/i18n/i18n-options';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { availabilityText, notesIn, workText } from '../../src-shared/update-text';
@@ -18,7 +19,7 @@ export function UpdateBanner() {
   const s = status.data;
   if (!s?.offer || s.dismissed || (s.phase !== 'ready' && s.phase !== 'downloading')) return null;
   const { version } = s.offer;
-  const notes = notesIn(s.offer.notes, i18n.language === 'zh-CN' ? 'zh-CN' : 'en');
+  const notes = notesIn(s.offer.notes, isLanguage(i18n.language) ? i18n.language : 'en');
   const inert = s.availability.kind !== 'ready';
   const error = restart.error ?? later.error ?? skip.error;
 

@@ -1,10 +1,8 @@
 import type { CostSummary } from '../../../src-shared/batch-view';
-import type { EventHub } from '../host/event-hub';
+import { dayIn, localTimeZone, sumMoney, type BatchMoney } from '../../../src-shared/money';
+import type { EventHub } from '../dispatch/event-hub';
 import type { BatchRecords } from './batch-records';
 import { isTerminal } from './tracked-batch';
-
-/** Terminal states that end without the estimate being charged. */
-const NOT_CHARGED = new Set(['cancelled', 'failed']);
 
 /** What each profile's batches cost, by creation day, and the push of those figures to the windows. */
 export class BatchCosts {
@@ -16,47 +14,37 @@ export class BatchCosts {
     private events: Pick<EventHub, 'emit'>,
   ) {}
 
-  /** What a profile's batches cost: answered to `batches.costs`, and pushed as `costs.changed`. */
-  summary(profileId = this.records.activeId()): CostSummary {
-    const days = new Map<string, CostSummary['days'][number]>();
+  /**
+   * What a profile's batches cost: answered to `batches.costs`, and pushed as `costs.changed`. A batch
+   * counts on the day it was made in the user's time zone (this machine's), as the spending chart
+   * counts it, by the shared money rules.
+   */
+  summary(profileId = this.records.activeId(), timeZone = localTimeZone()): CostSummary {
+    const days = new Map<string, BatchMoney[]>();
+    const all: BatchMoney[] = [];
     for (const b of this.records.store.list(profileId)) {
       if (b.hidden) continue;
-      const day = new Date(b.remote.created_at * 1000).toISOString().slice(0, 10);
-      const entry = days.get(day) ?? { day, batches: 0, estimated: 0, held: 0, actual: 0 };
-      entry.batches += 1;
-      // Only money that is or will be spent: a cancelled or failed batch's estimate was never
-      // charged, and its hold went back to the balance.
-      if (!NOT_CHARGED.has(b.remote.status)) entry.estimated += b.remote.estimated_cost;
-      // A hold is outstanding until the batch settles.
-      if (b.remote.actual_cost === null && !isTerminal(b)) entry.held += b.remote.hold_amount;
-      entry.actual += b.remote.actual_cost ?? 0;
-      days.set(day, entry);
+      const day = dayIn(timeZone, b.remote.created_at);
+      const money: BatchMoney = {
+        status: b.remote.status,
+        terminal: isTerminal(b),
+        estimatedCost: b.remote.estimated_cost,
+        holdAmount: b.remote.hold_amount,
+        actualCost: b.remote.actual_cost,
+      };
+      days.set(day, [...(days.get(day) ?? []), money]);
+      all.push(money);
     }
-    const list = [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
-    const round = (n: number) => Math.round(n * 1e6) / 1e6;
-    const totals = list.reduce(
-      (t, d) => ({
-        batches: t.batches + d.batches,
-        estimated: t.estimated + d.estimated,
-        held: t.held + d.held,
-        actual: t.actual + d.actual,
-      }),
-      { batches: 0, estimated: 0, held: 0, actual: 0 },
-    );
+    const figures = (batches: BatchMoney[]) => {
+      const { batches: count, estimated, held, actual } = sumMoney(batches);
+      return { batches: count, estimated, held, actual };
+    };
     return {
       profileId,
-      totals: {
-        batches: totals.batches,
-        estimated: round(totals.estimated),
-        held: round(totals.held),
-        actual: round(totals.actual),
-      },
-      days: list.map((d) => ({
-        ...d,
-        estimated: round(d.estimated),
-        held: round(d.held),
-        actual: round(d.actual),
-      })),
+      totals: figures(all),
+      days: [...days]
+        .sort(([a], [b]) => (a < b ? 1 : -1))
+        .map(([day, batches]) => ({ day, ...figures(batches) })),
     };
   }
 

@@ -10,23 +10,23 @@ import {
   folderContents,
   publishBatchFolder,
   stageExisting,
-  type BatchFile,
   type FolderContents,
-} from '../library/batch-folder';
-import { UniqueNames, imageStem, safeName } from '../library/file-names';
-import type { IngestedImage } from '../library/zip-ingest';
-import { ingestBatchZip, type VerifiedImage } from '../library/zip-stream-ingest';
+} from '../library/folders/batch-folder';
+import type { BatchJsonInput } from '../library/folders/batch-json';
+import { UniqueNames, imageStem, safeName } from '../storage/file-names';
+import type { IngestedImage } from '../zip/zip-ingest';
+import { ingestBatchZip, type VerifiedImage } from '../zip/zip-stream-ingest';
 import type { ReferenceStore } from '../references/reference-store';
 import { buildBatchFile } from './batch-file';
 import type { BatchStore } from './batch-store';
 import type { DownloadGate } from './download-gate';
-import { ItemRoute, withRequestRetries } from './item-route';
+import { ItemRoute, withRequestRetries } from './per-item-download';
 import type { SubmissionStore } from './submission-store';
 import type { TrackedBatch } from './tracked-batch';
 import { logCaught } from '../log/studio-log';
-import { retryPolicies, withRetry } from '../retry-policy';
-import { diskRefusal } from '../library/disk-refusal';
-import type { StudioStaging } from '../library/studio-staging';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
+import { diskRefusal } from '../storage/disk-refusal';
+import type { StudioStaging } from '../library/sharing/studio-staging';
 import { adoptedDownload, claimDownload, type FoundFolder } from './download-claim';
 
 export interface DownloaderDeps {
@@ -367,7 +367,7 @@ export class BatchDownloader {
           });
         }
         batch = this.set(slot.batch, { state: 'verifying' });
-        const file: BatchFile = {
+        const file: BatchJsonInput = {
           ...record,
           images: record.images.map((i) => ({ ...i, ...fetched.get(i.file) })),
         };

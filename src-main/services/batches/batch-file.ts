@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import type { WireItem } from '../gateway/batch-wire';
-import { makeDir } from '../library/atomic-file';
-import type { BatchFile } from '../library/batch-folder';
-import { EXTENSION_OF_MIME, UniqueNames, safeName } from '../library/file-names';
-import type { IngestedImage } from '../library/zip-ingest';
+import { makeDir } from '../storage/atomic-file';
+import type { BatchJsonInput } from '../library/folders/batch-json';
+import { EXTENSION_OF_MIME, UniqueNames, safeName } from '../storage/file-names';
+import type { IngestedImage } from '../zip/zip-ingest';
 import { logCaught } from '../log/studio-log';
 import type { ReferenceStore } from '../references/reference-store';
 import type { TrackedBatch } from './tracked-batch';
@@ -30,7 +30,7 @@ export async function buildBatchFile(
   items: WireItem[] | undefined,
   source: 'zip' | 'items',
   staging: string,
-): Promise<BatchFile> {
+): Promise<BatchJsonInput> {
   const previews = new Map((items ?? []).map((i) => [i.custom_id, i.prompt_preview ?? '']));
   const promptOf = (customId: string) => {
     const row = draft ? rowOfTask(draft, customId) : undefined;
@@ -39,7 +39,7 @@ export async function buildBatchFile(
       prompt: row && draft ? draft.items[row.index]!.prompt : (previews.get(customId) ?? ''),
     };
   };
-  const references: BatchFile['references'] = [];
+  const references: { id: string; name: string; mime: string; file: string }[] = [];
   if (draft) {
     const names = new UniqueNames();
     for (const ref of draft.references) {
@@ -55,7 +55,6 @@ export async function buildBatchFile(
     }
   }
   return {
-    format: 'batch-image-studio.batch/1',
     batch: batch.remote,
     profile: { id: batch.profileId, name: deps.profileName(batch.profileId) },
     lineage: { rootBatchId: batch.rootBatchId, parentBatchId: batch.parentBatchId },

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSharp } from '../heavy-modules';
+import { loadSharp } from '../lazy-imports';
 import type { BatchItemView } from '../../../src-shared/batch-view';
 import { customIdOf, expandedIds, rowOfTask } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';

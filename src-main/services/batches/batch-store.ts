@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomicSync } from '../library/atomic-file';
-import { safeName } from '../library/file-names';
+import { writeFileAtomicSync } from '../storage/atomic-file';
+import { safeName } from '../storage/file-names';
 import { trackedBatchSchema, type TrackedBatch } from './tracked-batch';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 

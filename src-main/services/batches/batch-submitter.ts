@@ -6,8 +6,8 @@ import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';
 import type { CreateBatchBody, WireBatch } from '../gateway/batch-wire';
 import type { ReferenceStore } from '../references/reference-store';
-import { retryPolicies, withRetry } from '../retry-policy';
-import { outcomeUnknown } from './outcome-unknown';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
+import { outcomeUnknown } from '../gateway/outcome-unknown';
 import type { Submission, SubmissionStore } from './submission-store';
 
 /** Always named: a gateway that fills in the time would make a resend a different body. */

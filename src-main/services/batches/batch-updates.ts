@@ -1,4 +1,4 @@
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { BatchCosts } from './batch-costs';
 import { isTerminal, toView, type TrackedBatch } from './tracked-batch';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { BatchView } from '../../../src-shared/batch-view';
-import type { EventHub } from '../host/event-hub';
-import { removeWriteLeftovers } from '../library/batch-folder';
-import { StudioStaging } from '../library/studio-staging';
+import type { EventHub } from '../dispatch/event-hub';
+import { removeWriteLeftovers } from '../library/folders/batch-folder';
+import { StudioStaging } from '../library/sharing/studio-staging';
 import { logCaught } from '../log/studio-log';
 import type { ProfileService } from '../profiles/profile-service';
 import type { ReferenceStore } from '../references/reference-store';

@@ -3,9 +3,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DownloadState } from '../../../src-shared/batch-view';
 import type { WireBatch } from '../gateway/batch-wire';
-import { batchFolderName, folderContents, type FolderContents } from '../library/batch-folder';
-import { claimLease, type HeldLease } from '../library/download-lease';
-import { safeName } from '../library/file-names';
+import { batchFolderName, folderContents, type FolderContents } from '../library/folders/batch-folder';
+import { claimLease, type HeldLease } from '../library/sharing/download-lease';
+import { safeName } from '../storage/file-names';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
 
 /** How often a studio waiting for another's download looks whether it is done. */

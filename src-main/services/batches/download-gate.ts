@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { retryPolicies, withRetry } from '../retry-policy';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
 
 /**
  * One download or preview request in flight per gateway account, as deployed gateways enforce;

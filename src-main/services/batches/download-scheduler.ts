@@ -1,3 +1,4 @@
+import { backoffMs } from '../../../src-shared/backoff';
 import type { SettingsService } from '../settings/settings-service';
 import type { BatchDownloader } from './batch-downloader';
 import type { BatchRecords } from './batch-records';
@@ -92,8 +93,9 @@ export class DownloadScheduler {
       }))!;
     }
     const attempts = batch.download.attempts;
-    const delay =
-      Math.min(30 * 60_000, 5_000 * 2 ** Math.min(attempts, 9)) / this.deps.speedFor(batch.profileId);
+    // 5 s doubled per failed attempt up to half an hour, with the studio's jitter: studios of a team
+    // whose downloads failed together (the gateway was down) do not all come back at once.
+    const delay = backoffMs(5_000, 30 * 60_000, attempts) / this.deps.speedFor(batch.profileId);
     const at = Math.round(Date.now() + delay);
     const next = store.update(batch.profileId, batch.id, (b) => ({
       ...b,

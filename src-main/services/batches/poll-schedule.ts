@@ -1,3 +1,5 @@
+import { backoffMs } from '../../../src-shared/backoff';
+
 /**
  * The batch API's polling advice (batch-image-api.md, Events): every 10 to 15 s for the first two
  * minutes after submission, then every 30 s, rising gradually to 60 s for long batches. Pure, so
@@ -18,18 +20,5 @@ export function backoffDelayMs(
   retryAfterMs: number | undefined,
   random: () => number,
 ): number {
-  const backoff = Math.min(300_000, scheduled * 2 ** Math.min(errors, 5));
-  return Math.max(backoff * (0.8 + random() * 0.4), retryAfterMs ?? 0);
-}
-
-/** A small seedable generator, so a schedule can be replayed exactly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return Math.max(backoffMs(scheduled, 300_000, errors, random), retryAfterMs ?? 0);
 }

@@ -1,4 +1,5 @@
 import type { BatchView } from '../../../src-shared/batch-view';
+import { dayIn, roundMoney as round, sumMoney } from '../../../src-shared/money';
 import {
   SPENDING_MAX_DAYS,
   type BudgetCheck,
@@ -16,41 +17,7 @@ export interface SpendingDeps {
   now?: () => number;
 }
 
-/** Hold released, nothing charged: the spec's failed and cancelled batches that never settled. */
-const NOT_CHARGED = new Set(['cancelled', 'failed']);
 const DAY_MS = 86_400_000;
-
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
-
-/**
- * The one figure a batch counts as spent: its actual (settled) cost where known, else its hold while
- * outstanding, else its estimate. All three are the gateway's own numbers for that batch.
- */
-export function spentOf(b: BatchView): { spent: number; estimated: number; held: number; actual: number } {
-  const charged = !NOT_CHARGED.has(b.status);
-  const actual = b.actualCost ?? 0;
-  const estimated = charged ? b.estimatedCost : 0;
-  // A hold is outstanding until the batch settles or ends.
-  const held = b.actualCost === null && !b.terminal ? b.holdAmount : 0;
-  let spent: number;
-  if (b.actualCost !== null) spent = b.actualCost;
-  else if (!charged) spent = 0;
-  else if (b.holdAmount > 0) spent = b.holdAmount;
-  else spent = b.estimatedCost;
-  return { spent, estimated, held, actual };
-}
-
-/** The calendar day of a unix-seconds instant in a time zone, `YYYY-MM-DD`. */
-export function dayIn(timeZone: string, unixSeconds: number): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(unixSeconds * 1000));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
 
 /** Calendar arithmetic on `YYYY-MM-DD`, independent of any zone. */
 function addDays(day: string, n: number): string {
@@ -61,27 +28,10 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
-function emptyDay(day: string): SpendingDay {
-  return { day, batches: 0, estimated: 0, held: 0, actual: 0, spent: 0 };
-}
-
-function add(into: Omit<SpendingDay, 'day'>, b: BatchView): void {
-  const f = spentOf(b);
-  into.batches += 1;
-  into.estimated += f.estimated;
-  into.held += f.held;
-  into.actual += f.actual;
-  into.spent += f.spent;
-}
-
-function rounded<T extends Omit<SpendingDay, 'day'>>(d: T): T {
-  return {
-    ...d,
-    estimated: round(d.estimated),
-    held: round(d.held),
-    actual: round(d.actual),
-    spent: round(d.spent),
-  };
+/** A day's (or the range's) figures by the shared money rules: sumMoney without its `settled`. */
+function figures(batches: BatchView[]): Omit<SpendingDay, 'day'> {
+  const { settled: _settled, ...sum } = sumMoney(batches);
+  return sum;
 }
 
 /**
@@ -103,33 +53,31 @@ export class SpendingService {
     if (from > to) [from, to] = [to, from];
     // A longer range keeps its end and is cut to a year, so one call stays small.
     if (daysBetween(from, to) >= SPENDING_MAX_DAYS) from = addDays(to, -(SPENDING_MAX_DAYS - 1));
-    const days = new Map<string, SpendingDay>();
-    for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, emptyDay(d));
-    const totals = emptyDay('');
+    const days = new Map<string, BatchView[]>();
+    for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, []);
+    const counted: BatchView[] = [];
     for (const b of this.deps.batches()) {
-      const entry = days.get(dayIn(timeZone, b.createdAt));
-      if (!entry) continue;
-      add(entry, b);
-      add(totals, b);
+      const day = days.get(dayIn(timeZone, b.createdAt));
+      if (!day) continue;
+      day.push(b);
+      counted.push(b);
     }
-    const { day: _day, ...sum } = rounded(totals);
     return {
       profileId: this.deps.profileId(),
       timeZone,
       from,
       to,
-      days: [...days.values()].map(rounded),
-      totals: sum,
+      days: [...days].map(([day, batches]) => ({ day, ...figures(batches) })),
+      totals: figures(counted),
     };
   }
 
   /** This calendar month so far, against the budget. */
   month(timeZone: string): BudgetStatus {
     const month = dayIn(timeZone, this.now() / 1000).slice(0, 7);
-    const sum = emptyDay('');
-    for (const b of this.deps.batches()) if (dayIn(timeZone, b.createdAt).startsWith(month)) add(sum, b);
+    const sum = figures(this.deps.batches().filter((b) => dayIn(timeZone, b.createdAt).startsWith(month)));
     const budget = this.deps.monthlyBudget();
-    const spent = round(sum.spent);
+    const spent = sum.spent;
     return {
       profileId: this.deps.profileId(),
       month,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { draftSchema } from '../../../src-shared/draft';
 import { studioErrorSchema } from '../../../src-shared/studio-error-schema';
-import { JsonFolderStore } from '../json-folder-store';
+import { JsonFolderStore } from '../storage/json-folder-store';
 
 /**
  * A submission is written before its request leaves: the draft as sent and its Idempotency-Key

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ConnectionStatus } from '../../../src-shared/connection';
 import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
 import { gatewayFetch, readJson } from '../gateway/gateway-request';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { ProfileService, ResolvedProfile } from '../profiles/profile-service';
 
 /**

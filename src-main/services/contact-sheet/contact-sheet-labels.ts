@@ -1,5 +1,6 @@
 import { translatorIn } from '../../../src-shared/i18n/translator';
 import type { Language } from '../../../src-shared/settings';
+import { timeStampedName } from '../storage/file-names';
 import type { ContactSheetLabels } from './contact-sheet';
 
 /** The sheet's words and dates in the studio's language: a client in Shanghai reads Chinese. */
@@ -27,5 +28,5 @@ export function contactSheetLabels(
 
 /** `contact-sheet-2026-05-04-13-45-10.pdf`: sorts by time, safe on every file system. */
 export function contactSheetName(at = new Date()): string {
-  return `contact-sheet-${at.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.pdf`;
+  return timeStampedName('contact-sheet', 'pdf', at);
 }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { loadPdfKit, loadSharp } from '../heavy-modules';
+import { loadPdfKit, loadSharp } from '../lazy-imports';
 import type { ContactSheetOptions, LibraryDetail } from '../../../src-shared/library-view';
 import { logCaught } from '../log/studio-log';
 import { fontRuns, latinFont } from './cjk-font';

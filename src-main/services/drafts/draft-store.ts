@@ -1,5 +1,5 @@
 import { draftSchema, type Draft } from '../../../src-shared/draft';
-import { JsonFolderStore } from '../json-folder-store';
+import { JsonFolderStore } from '../storage/json-folder-store';
 
 /** Every draft on disk, one JSON file each, written atomically: a crash never loses a grid. */
 export class DraftStore {

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { CellValue } from 'read-excel-file/node';
-import { loadSheetReader } from '../heavy-modules';
+import { loadSheetReader } from '../lazy-imports';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 import { tableText } from './table-text';

@@ -4,7 +4,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import { StudioError } from '../../../src-shared/studio-error';
-import { diskRefusal } from '../library/disk-refusal';
+import { diskRefusal } from '../storage/disk-refusal';
 import { logCaught } from '../log/studio-log';
 import { redact } from '../secrets/secret-store';
 import { gatewayFetch, readError, readJson, readText, type GatewayResponse } from './gateway-request';

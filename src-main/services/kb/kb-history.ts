@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { KbSearchResult } from '../../../src-shared/kb-view';
-import { writeFileAtomicSync } from '../library/atomic-file';
+import { writeFileAtomicSync } from '../storage/atomic-file';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 
 /** How many searches the file keeps, every profile's together. */

@@ -3,12 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KbMode, KbPush, KbRow } from '../../../src-shared/kb-view';
 import { StudioError, type StudioErrorView } from '../../../src-shared/studio-error';
-import type { EventHub } from '../host/event-hub';
-import { writeFileAtomicSync } from '../library/atomic-file';
+import type { EventHub } from '../dispatch/event-hub';
+import { writeFileAtomicSync } from '../storage/atomic-file';
 import type { KbClient } from './kb-client';
 import { checkRows } from './kb-rows';
 import { logCaughtUnlessMissing } from '../log/studio-log';
-import { retryPolicies, withRetry } from '../retry-policy';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
 
 interface StoredPush extends Omit<KbPush, 'chunksSent' | 'chunks' | 'rows' | 'profileId'> {
   /**

@@ -1,4 +1,4 @@
-import { loadTokenizer } from '../heavy-modules';
+import { loadTokenizer } from '../lazy-imports';
 
 /** The most characters counted at once. */
 const PIECE = 200;

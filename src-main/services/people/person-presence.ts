@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { logCaught, logCaughtUnlessMissing } from '../log/studio-log';
-import { makeDir, writeJsonAtomic } from '../library/atomic-file';
+import { makeDir, writeJsonAtomic } from '../storage/atomic-file';
 
 /**
  * This studio among the others on one library: an id of its own (`studioId`, by machine and data

@@ -8,7 +8,7 @@ import {
   type ProfileInput,
 } from '../../../src-shared/profile';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { SecretStore } from '../secrets/secret-store';
 import type { KeyValueStore } from '../settings/key-value-store';
 import { SANDBOX_PROFILE_ID, type SettingsService } from '../settings/settings-service';

@@ -7,9 +7,9 @@ import {
   readText,
   type GatewayResponse,
 } from '../gateway/gateway-request';
-import { sniffImageType } from '../library/file-names';
-import { retryPolicies, withRetry } from '../retry-policy';
-import { isCapacityProblem } from './realtime-retry-table';
+import { EXTENSION_OF_MIME, sniffImageType } from '../storage/file-names';
+import { retryPolicies, withRetry } from '../gateway/retry-policy';
+import { isCapacityProblem } from '../gateway/realtime-retry-table';
 
 export const COMMON_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 export const EXTENDED_RATIOS = ['1:4', '1:8', '4:1', '8:1'];
@@ -62,7 +62,7 @@ export function asPolicyRefusal(error: StudioError): StudioError {
 }
 
 function extensionOf(mime: string): string {
-  return mime === 'image/jpeg' ? 'jpg' : mime === 'image/webp' ? 'webp' : 'png';
+  return EXTENSION_OF_MIME[mime] ?? 'png';
 }
 
 /**

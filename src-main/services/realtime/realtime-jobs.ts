@@ -6,10 +6,10 @@ import PQueue from 'p-queue';
 import type { z } from 'zod';
 import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/realtime-view';
 import { StudioError } from '../../../src-shared/studio-error';
-import type { EventHub } from '../host/event-hub';
-import { makeDir, writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../library/atomic-file';
-import { BATCH_FILE } from '../library/batch-folder';
-import { sniffImageType, UniqueNames, safeName } from '../library/file-names';
+import type { EventHub } from '../dispatch/event-hub';
+import { makeDir, writeFileAtomic, writeFileAtomicSync } from '../storage/atomic-file';
+import { BATCH_FILE, readBatchJson, writeBatchJson, type BatchJsonInput } from '../library/folders/batch-json';
+import { sniffImageType, UniqueNames, safeName } from '../storage/file-names';
 import type { ProfileService } from '../profiles/profile-service';
 import { RealtimeClient, type Tier } from './realtime-client';
 import { logCaughtUnlessMissing } from '../log/studio-log';
@@ -245,14 +245,10 @@ export class RealtimeJobs {
     const studio = safeName(this.library.studioId, 80).slice(0, 8);
     const folderName = `Realtime ${day} ${studio}`;
     const folder = join(this.library.root(), folderName);
-    const recordFile = join(folder, BATCH_FILE);
     await makeDir(join(folder, 'images'));
-    const record = existsSync(recordFile)
-      ? (JSON.parse(readFileSync(recordFile, 'utf8')) as {
-          images: { file: string; customId: string }[];
-        } & Record<string, unknown>)
+    const record: BatchJsonInput = existsSync(join(folder, BATCH_FILE))
+      ? await readBatchJson(folder)
       : {
-          format: 'batch-image-studio.batch/1',
           collection: 'realtime',
           batch: {
             id: `realtime-${day}-${studio}`,
@@ -287,8 +283,8 @@ export class RealtimeJobs {
       imageSize: job.imageSize,
       parentJobId: job.parentJobId,
       sources: job.sourceImageIds,
-    } as never);
-    await writeJsonAtomic(recordFile, record);
+    });
+    await writeBatchJson(folder, record);
     const savedId = `${folderName}/${file}`;
     this.update(job, { savedId });
     // Answered once the catalog knows the image: the window may open it by this id at once.

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSharp } from '../heavy-modules';
+import { loadSharp } from '../lazy-imports';
 import type { ReferenceImage } from '../../../src-shared/draft';
 import { StudioError } from '../../../src-shared/studio-error';
-import { writeFileAtomic } from '../library/atomic-file';
-import { EXTENSION_OF_MIME, sniffImageType } from '../library/file-names';
+import { writeFileAtomic } from '../storage/atomic-file';
+import { EXTENSION_OF_MIME, sniffImageType } from '../storage/file-names';
 import { logCaught } from '../log/studio-log';
 
 /**

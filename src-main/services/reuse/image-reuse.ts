@@ -1,34 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { z } from 'zod';
 import type { ReferenceImage } from '../../../src-shared/draft';
 import type { MethodOutput } from '../../../src-shared/studio-api';
 import { StudioError } from '../../../src-shared/studio-error';
-import { BATCH_FILE } from '../library/batch-folder';
-import type { LibraryCatalog } from '../library/library-catalog';
+import { readBatchJson, type BatchJson } from '../library/folders/batch-json';
+import type { LibraryCatalog } from '../library/catalog/library-catalog';
 import { logCaught } from '../log/studio-log';
 import type { ReferenceStore } from '../references/reference-store';
-
-/** What a batch folder's record says an image was made with (only the parts a recipe needs). */
-const recipeRecordSchema = z.object({
-  batch: z.object({ model: z.string().default('') }).passthrough(),
-  draft: z
-    .object({
-      model: z.string().default(''),
-      items: z.array(z.object({ referenceIds: z.array(z.string()).default([]) }).passthrough()).default([]),
-      sharedReferenceIds: z.array(z.string()).default([]),
-      references: z
-        .array(
-          z.object({ id: z.string(), name: z.string(), sourceImageId: z.string().optional() }).passthrough(),
-        )
-        .default([]),
-    })
-    .passthrough()
-    .nullable()
-    .optional()
-    .catch(null),
-  references: z.array(z.object({ id: z.string(), file: z.string() }).passthrough()).default([]),
-});
 
 /** A stored reference without the store's own flag. */
 const asReference = ({ converted: _converted, ...reference }: ReferenceImage & { converted: boolean }) =>
@@ -77,9 +55,9 @@ export class ImageReuse {
   async recipe(id: string): Promise<MethodOutput<'reuse.recipe'>> {
     const image = await this.deps.library.detail(id);
     const folder = join(image.path, '..', '..');
-    let record: z.infer<typeof recipeRecordSchema>;
+    let record: BatchJson;
     try {
-      record = recipeRecordSchema.parse(JSON.parse(await readFile(join(folder, BATCH_FILE), 'utf8')));
+      record = await readBatchJson(folder);
     } catch (err) {
       logCaught('recipe batch.json', err);
       throw new StudioError({

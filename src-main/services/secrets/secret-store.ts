@@ -1,6 +1,6 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../library/atomic-file';
+import { writeFileAtomicSync } from '../storage/atomic-file';
 import { logCaughtUnlessMissing } from '../log/studio-log';
 
 /** Where API keys live. Only the main process holds one; nothing it returns reaches the renderer. */

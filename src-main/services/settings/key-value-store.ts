@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { fsyncDirSync } from '../library/atomic-file';
+import { fsyncDirSync } from '../storage/atomic-file';
 
 /**
  * The persistence the settings services need. electron-store (desktop) and conf (browser mode and

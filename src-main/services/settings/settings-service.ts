@@ -3,13 +3,14 @@ import { hostname, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PersonStatus } from '../../../src-shared/person';
 import {
+  languageOfLocale,
   settingsPatchSchema,
   settingsSchema,
   type Language,
   type Settings,
   type SettingsPatch,
 } from '../../../src-shared/settings';
-import type { EventHub } from '../host/event-hub';
+import type { EventHub } from '../dispatch/event-hub';
 import type { KeyValueStore } from './key-value-store';
 import { checkLibraryDir, plausibleLibraryDir, resolveLibraryDir } from './library-dir';
 
@@ -17,7 +18,7 @@ export const SANDBOX_PROFILE_ID = 'sandbox';
 
 function systemLanguage(): Language {
   const locale = Intl.DateTimeFormat().resolvedOptions().locale || process.env.LANG || 'en';
-  return /^zh/i.test(locale) ? 'zh-CN' : 'en';
+  return languageOfLocale(locale);
 }
 
 /** The operating system's user, as a person's name until they change it in Settings. */

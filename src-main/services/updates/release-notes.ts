@@ -1,7 +1,8 @@
+import { isLanguage, LANGUAGES } from '../../../src-shared/settings';
 import type { ReleaseNotes } from '../../../src-shared/updates';
 
 /** A line of the notes file that starts a language's part: `[en]` or `[zh-CN]`. */
-const LANGUAGE_LINE = /^\s*\[(en|zh-CN)\]\s*$/;
+const LANGUAGE_LINE = /^\s*\[([\w-]+)\]\s*$/;
 
 /**
  * The feed's release notes split by language. A release's notes (build/release-notes.md, which
@@ -15,13 +16,17 @@ export function parseReleaseNotes(raw: unknown): ReleaseNotes {
     .replace(/\r\n/g, '\n');
   const notes: ReleaseNotes = {};
   let current: keyof ReleaseNotes = 'any';
-  const parts: Record<keyof ReleaseNotes, string[]> = { en: [], 'zh-CN': [], any: [] };
+  const keys = [...LANGUAGES, 'any'] as const;
+  const parts = Object.fromEntries(keys.map((k) => [k, [] as string[]])) as Record<
+    keyof ReleaseNotes,
+    string[]
+  >;
   for (const line of text.split('\n')) {
-    const marker = LANGUAGE_LINE.exec(line);
-    if (marker) current = marker[1] as 'en' | 'zh-CN';
+    const marker = LANGUAGE_LINE.exec(line)?.[1];
+    if (isLanguage(marker)) current = marker;
     else parts[current].push(line);
   }
-  for (const key of ['en', 'zh-CN', 'any'] as const) {
+  for (const key of keys) {
     const part = parts[key].join('\n').trim();
     if (part) notes[key] = part.slice(0, 20_000);
   }

@@ -1,0 +1,159 @@
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { logCaught } from '../log/studio-log';
+import { sniffImageType } from '../storage/file-names';
+import type { LocalEntry } from './zip-stream-records';
+import { refuse } from './zip-refusal';
+
+const SMALL_CAP = 16 * 1024 * 1024;
+/**
+ * A write is sent once this much is gathered: a megabyte and at most one piece more (pieces are
+ * at most a megabyte). Splitting pieces to send exactly a megabyte measured slower here.
+ */
+const BATCH = 1024 * 1024;
+
+/** A file being written for an entry: what a refusal or a cut removes. */
+export interface PartFile {
+  handle: FileHandle;
+  path: string;
+}
+
+export interface Sink {
+  kind: 'image' | 'small' | 'none';
+  write(data: Buffer, file: PartFile | undefined): Promise<PartFile | undefined>;
+  finish(file: PartFile | undefined): Promise<{ handle: FileHandle; path: string; mime: string } | undefined>;
+}
+
+/** Where an entry's bytes go: an image to its own new file, the two JSON files to memory. */
+export function sinkFor(entry: LocalEntry, dir: string, index: number, small: Map<string, string>): Sink {
+  const name = entry.fileName;
+  if (name === 'manifest.json' || name === 'errors.json') {
+    const parts: Buffer[] = [];
+    let size = 0;
+    return {
+      kind: 'small',
+      write: async (data) => {
+        size += data.length;
+        if (size > SMALL_CAP) throw refuse(`${name} is larger than ${SMALL_CAP} bytes`);
+        parts.push(Buffer.from(data));
+        return undefined;
+      },
+      finish: async () => {
+        small.set(name, Buffer.concat(parts).toString('utf8'));
+        return undefined;
+      },
+    };
+  }
+  if (name === 'images/') {
+    return {
+      kind: 'none',
+      write: async () => {
+        throw refuse('the images/ folder entry holds data');
+      },
+      finish: async () => undefined,
+    };
+  }
+  // The first bytes say the type, before the file is made; fewer than 16 wait for more.
+  let head: Buffer | undefined;
+  let mime = '';
+  const path = join(dir, `entry-${index}.part`);
+  let writer: BatchedWriter | undefined;
+  const create = async (first: Buffer) => {
+    const sniffed = sniffImageType(first.subarray(0, 16));
+    if (!sniffed) throw refuse(`${name} is not a PNG, JPEG or WebP image`);
+    mime = sniffed;
+    const file = { handle: await open(path, 'wx'), path };
+    writer = new BatchedWriter(file.handle);
+    return file;
+  };
+  return {
+    kind: 'image',
+    async write(data, file) {
+      if (file) {
+        await writer!.write(data);
+        return file;
+      }
+      const first = head ? Buffer.concat([head, data]) : data;
+      if (first.length < 16) {
+        head = Buffer.from(first);
+        return undefined;
+      }
+      head = undefined;
+      const made = await create(first);
+      await writer!.write(first);
+      return made;
+    },
+    async finish(file) {
+      const done = file ?? (await create(head ?? Buffer.alloc(0)));
+      if (!file && head) await writer!.write(head);
+      await writer!.end();
+      return { ...done, mime };
+    },
+  };
+}
+
+/**
+ * Writes gathered a megabyte at a time in one writev, one in flight while the next is gathered:
+ * a network's small chunks, each written on its own and waited for, would leave the disk idle
+ * between them and hold the stream back.
+ */
+class BatchedWriter {
+  private gathered: Buffer[] = [];
+  private bytes = 0;
+  private position = 0;
+  private inFlight: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(private handle: FileHandle) {}
+
+  async write(data: Buffer): Promise<void> {
+    // A whole inflated image is sent a megabyte at a time too: on Linux 6.x (ext4), one write of
+    // 3 MB took 7× the kernel time of the same bytes in 1 MB writes (1.0 s against 0.15 s for 665
+    // MB), which was a quarter of a deflated archive's ingest.
+    for (let at = 0; at < data.length; at += BATCH) {
+      const piece = data.length > BATCH ? data.subarray(at, at + BATCH) : data;
+      this.gathered.push(piece);
+      this.bytes += piece.length;
+      if (this.bytes >= BATCH) await this.send();
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.send();
+    await this.inFlight;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async send(): Promise<void> {
+    const buffers = this.gathered;
+    const at = this.position;
+    this.position += this.bytes;
+    this.gathered = [];
+    this.bytes = 0;
+    await this.inFlight;
+    if (this.failure !== undefined) throw this.failure;
+    // Caught here and thrown at the next write: a write still going when the entry is refused and
+    // its file closed must not become an unhandled rejection.
+    if (buffers.length)
+      this.inFlight = writeAt(this.handle, buffers, at).catch((err: unknown) => {
+        this.failure = err;
+      });
+  }
+}
+
+async function writeAt(handle: FileHandle, buffers: Buffer[], at: number): Promise<void> {
+  let left = buffers;
+  for (let position = at; left.length;) {
+    const { bytesWritten } = await handle.writev(left, position);
+    position += bytesWritten;
+    // A short write (rare on a file) goes on from where it stopped.
+    let skip = bytesWritten;
+    while (left.length && skip >= left[0]!.length) skip -= left.shift()!.length;
+    if (left.length && skip) left = [left[0]!.subarray(skip), ...left.slice(1)];
+  }
+}
+
+export async function discard(file: PartFile): Promise<void> {
+  await file.handle.close().catch(() => undefined);
+  await unlink(file.path).catch((e: unknown) => logCaught('half-written image removal', e));
+}
