@@ -53,7 +53,9 @@ const ROOM_LAYERS = [
   ],
   ['library/changes', 'library/export', 'contact-sheet', 'batches', 'kb', 'reuse'],
   ['api-methods'],
+  ['first-services'],
   ['studio-services'],
+  ['studio-start'],
 ];
 
 /**
@@ -130,6 +132,8 @@ const ROOM_TESTS = {
   reuse: ['image-reuse', 'what-worked'],
   'api-methods': ['studio-dispatch', 'web-api-fuzz'],
   'studio-services': ['services-start'],
+  'first-services': ['first-services'],
+  'studio-start': ['first-services'],
 };
 
 /** Imports across parts that are meant, each with its reason. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { earlierSendSchema } from './send-refusal';
-import { studioErrorSchema } from './studio-error';
+import { studioErrorSchema } from './studio-error-schema';
 
 /** The batch states of the spec, in the order a batch moves through them. */
 export const BATCH_STATUSES = [

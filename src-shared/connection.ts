@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { studioErrorSchema } from './studio-error';
+import { studioErrorSchema } from './studio-error-schema';
 
 export const connectionStatusSchema = z.object({
   profileId: z.string(),

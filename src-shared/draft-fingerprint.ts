@@ -1,5 +1,6 @@
 import { RUN_METADATA_KEY } from './batch-run';
-import { referencesOfItem, type Draft } from './draft';
+import type { Draft } from './draft';
+import { referencesOfItem } from './draft-rows';
 
 /**
  * 64-bit FNV-1a over UTF-16 code units, as two 32-bit halves with different offsets. Pure and

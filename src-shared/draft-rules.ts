@@ -1,4 +1,5 @@
-import { customIdOf, expandedIds, referencesOfItem, REFERENCE_MIMES, type Draft } from './draft';
+import type { Draft } from './draft';
+import { customIdOf, expandedIds, referencesOfItem, REFERENCE_MIMES } from './draft-rows';
 
 /** The gateway's limits (batch-image-api.md and gateway-notes.md); deployments may lower them. */
 export const GATEWAY_LIMITS = {

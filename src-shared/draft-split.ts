@@ -1,4 +1,5 @@
-import { referencesOfItem, type Draft } from './draft';
+import type { Draft } from './draft';
+import { referencesOfItem } from './draft-rows';
 import { GATEWAY_LIMITS, type GatewayLimits } from './draft-rules';
 
 /**

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { promptPartsSchema } from './prompt-parts';
+import { REFERENCE_MIMES } from './draft-rows';
 
-export const REFERENCE_MIMES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+// The rows' helpers are in draft-rows.ts, free of zod, for the window's first screen (issue 36).
+export { customIdOf, expandedIds, referencesOfItem, rowOfTask } from './draft-rows';
+
 export const referenceMimeSchema = z.enum(REFERENCE_MIMES);
 
 /** A reference image the studio keeps by content: the id is the SHA-256 of its bytes. */
@@ -41,39 +44,3 @@ export const draftSchema = z.object({
   updatedAt: z.number().int().optional(),
 });
 export type Draft = z.infer<typeof draftSchema>;
-
-/** The references a row sends: the shared ones first, then its own, without repeats. */
-export function referencesOfItem(
-  draft: Pick<Draft, 'sharedReferenceIds'>,
-  item: Pick<DraftItem, 'referenceIds'>,
-): string[] {
-  return [...new Set([...draft.sharedReferenceIds, ...item.referenceIds])];
-}
-
-/** The id a row is sent with: its own, or one made from its position. */
-export function customIdOf(item: Pick<DraftItem, 'customId'>, index: number): string {
-  return item.customId.trim() || `item-${String(index + 1).padStart(3, '0')}`;
-}
-
-/** The task ids an item expands to: `id` alone for one output, `id_01`, `id_02`… for more. */
-export function expandedIds(customId: string, outputCount: number): string[] {
-  if (outputCount <= 1) return [customId];
-  return Array.from({ length: outputCount }, (_, n) => `${customId}_${String(n + 1).padStart(2, '0')}`);
-}
-
-/**
- * Which draft row and output a gateway task id belongs to. Gateways may or may not suffix a single
- * output, so both `id` and `id_01` find row `id`.
- */
-export function rowOfTask(
-  draft: Pick<Draft, 'items'>,
-  taskId: string,
-): { index: number; output: number } | undefined {
-  const ids = draft.items.map((item, i) => customIdOf(item, i));
-  const exact = ids.indexOf(taskId);
-  if (exact >= 0) return { index: exact, output: 0 };
-  const match = /^(.*)_(\d{2,})$/.exec(taskId);
-  if (!match) return undefined;
-  const index = ids.indexOf(match[1]!);
-  return index >= 0 ? { index, output: Number(match[2]) - 1 } : undefined;
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { studioErrorSchema } from './studio-error';
+import { studioErrorSchema } from './studio-error-schema';
 
 export const kbModeSchema = z.enum(['index', 'qa']);
 export type KbMode = z.infer<typeof kbModeSchema>;

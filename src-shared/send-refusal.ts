@@ -37,10 +37,3 @@ export const sendConfirmationSchema = z
   })
   .strict();
 export type SendConfirmation = z.input<typeof sendConfirmationSchema>;
-
-/** The refusal codes: only the first two are questions; the last is a wait. */
-export const SEND_REFUSALS = {
-  sentBefore: 'STUDIO_SENT_BEFORE',
-  budget: 'STUDIO_BUDGET_CONFIRM',
-  inProgress: 'STUDIO_SEND_IN_PROGRESS',
-} as const;

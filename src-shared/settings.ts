@@ -1,23 +1,12 @@
 import { z } from 'zod';
+import { LANGUAGES } from './i18n/i18n-options';
 import { personNameSchema } from './person';
 
-export const LANGUAGES = ['en', 'zh-CN'] as const;
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 
-/** A saved or sent value, when it is a language this version speaks. */
-export function isLanguage(value: unknown): value is Language {
-  return (LANGUAGES as readonly unknown[]).includes(value);
-}
-
-/**
- * The language to start in for a locale (`zh-TW`, `zh_CN.UTF-8`, `en-GB`): any Chinese reads the
- * Simplified Chinese studio, everything else the English one. The one guess, for the window, main
- * and a failed start alike.
- */
-export function languageOfLocale(locale: string | undefined): Language {
-  return /^zh/i.test(locale ?? '') ? 'zh-CN' : 'en';
-}
+// Free of zod in i18n-options.ts, for the window's first screen (issue 36); main reads them here.
+export { isLanguage, languageOfLocale, LANGUAGES } from './i18n/i18n-options';
 
 export const themeSchema = z.enum(['system', 'light', 'dark']);
 export type ThemePreference = z.infer<typeof themeSchema>;

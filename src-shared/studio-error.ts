@@ -1,25 +1,63 @@
-import { z } from 'zod';
-import { budgetQuestionSchema, earlierSendSchema } from './send-refusal';
+import type { z } from 'zod';
+import type { BudgetQuestion, EarlierSend } from './send-refusal';
+import type { studioErrorSchema } from './studio-error-schema';
+
+// No zod at run time here: the window's first screen imports this file, and zod would be a sixth
+// of its script (issue 36). The schema main validates with is studio-error-schema.ts; viewOf
+// below checks the same shape by hand, and a test holds the two to the same answers.
+export type StudioErrorView = z.infer<typeof studioErrorSchema>;
+
+type Fields = Record<string, unknown>;
+const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+const oneOf =
+  <T extends string>(...values: T[]) =>
+  (v: unknown): v is T =>
+    values.includes(v as T);
+
+function earlierOf(v: unknown): EarlierSend | undefined {
+  if (!isObject(v) || !isString(v.submissionId) || !isString(v.taskName) || !isString(v.model)) return;
+  if (!oneOf('sending', 'unknown', 'created')(v.state) || !isInt(v.sentAt)) return;
+  if (v.batchId !== undefined && !isString(v.batchId)) return;
+  const { submissionId, state, batchId, taskName, model, sentAt } = v;
+  return { submissionId, state, ...(batchId !== undefined ? { batchId } : {}), taskName, model, sentAt };
+}
+
+function budgetOf(v: unknown): BudgetQuestion | undefined {
+  if (!isObject(v) || !oneOf('crosses', 'unknown')(v.verdict)) return;
+  if (!(v.estimate === null || isNumber(v.estimate)) || !isNumber(v.spent) || !isNumber(v.budget)) return;
+  if (!Array.isArray(v.unknownModels) || !v.unknownModels.every(isString)) return;
+  const { verdict, estimate, spent, budget, unknownModels } = v;
+  return { verdict, estimate, spent, budget, unknownModels: [...unknownModels] };
+}
 
 /**
- * An error as people see it, and as it crosses from main to renderer: the gateway's code and
- * request id where there is one, so a message can be explained in the user's language and reported.
+ * What studioErrorSchema.safeParse answers, by hand: the view when `error` has its shape (fields
+ * it does not name left out), or undefined.
  */
-export const studioErrorSchema = z.object({
-  /** A gateway code (BATCH_IMAGE_...), a native status (INVALID_ARGUMENT), or a studio code (STUDIO_...). */
-  code: z.string(),
-  message: z.string(),
-  httpStatus: z.number().int().optional(),
-  requestId: z.string().optional(),
-  /** Whether sending the same request again is safe and may succeed. */
-  retryable: z.boolean(),
-  source: z.enum(['gateway', 'network', 'studio']),
-  /** A refused paid send: the earlier submissions of the same content, for the "send again?" question. */
-  earlier: z.array(earlierSendSchema).optional(),
-  /** A refused paid send: the budget it would cross, for the "go past the budget?" question. */
-  budget: budgetQuestionSchema.optional(),
-});
-export type StudioErrorView = z.infer<typeof studioErrorSchema>;
+function viewOf(error: unknown): StudioErrorView | undefined {
+  if (!isObject(error) || !isString(error.code) || !isString(error.message)) return;
+  if (typeof error.retryable !== 'boolean' || !oneOf('gateway', 'network', 'studio')(error.source)) return;
+  const { httpStatus, requestId, earlier, budget } = error;
+  if (httpStatus !== undefined && !isInt(httpStatus)) return;
+  if (requestId !== undefined && !isString(requestId)) return;
+  const earlierSends = Array.isArray(earlier) ? earlier.map(earlierOf) : undefined;
+  if (earlier !== undefined && (!earlierSends || earlierSends.includes(undefined))) return;
+  const budgetQuestion = budget === undefined ? undefined : budgetOf(budget);
+  if (budget !== undefined && !budgetQuestion) return;
+  return {
+    code: error.code,
+    message: error.message,
+    ...(httpStatus !== undefined ? { httpStatus } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+    retryable: error.retryable,
+    source: error.source,
+    ...(earlierSends ? { earlier: earlierSends as EarlierSend[] } : {}),
+    ...(budgetQuestion ? { budget: budgetQuestion } : {}),
+  };
+}
 
 /** Thrown by services and hosts; serialised with `toView()` for the renderer. */
 export class StudioError extends Error {
@@ -61,8 +99,8 @@ export class StudioError extends Error {
 
   static from(error: unknown): StudioError {
     if (error instanceof StudioError) return error;
-    const parsed = studioErrorSchema.safeParse(error);
-    if (parsed.success) return new StudioError(parsed.data);
+    const view = viewOf(error);
+    if (view) return new StudioError(view);
     return new StudioError({
       code: 'STUDIO_INTERNAL',
       message: error instanceof Error ? error.message : String(error),

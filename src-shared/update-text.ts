@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { UpdateStatus, WorkInProgress } from './updates';
+import type { ReleaseNotes, UpdateStatus, WorkInProgress } from './updates';
 
 // Updates in words, one wording for every place that says them: Settings and the banner in the
 // window, the dialog after the menu's "Check for Updates…" in the desktop app.
@@ -62,4 +62,9 @@ export function menuCheckText(t: TFunction, status: UpdateStatus): string | unde
   // Even without a message (Settings then says nothing), a failed check is not "up to date".
   if (status.phase === 'error') return t('updates.failed', { error: status.error ?? '' });
   return lastCheckText(t, status) ?? t('updates.upToDate', { version: status.currentVersion });
+}
+
+/** The notes in a language: its own part, else the part for every language, else the English one. */
+export function notesIn(notes: ReleaseNotes, language: 'en' | 'zh-CN'): string {
+  return notes[language] ?? notes.any ?? notes.en ?? '';
 }

@@ -87,11 +87,6 @@ export function isBusy(work: WorkInProgress): boolean {
   return work.downloads + work.submissions + work.kbUploads > 0;
 }
 
-/** The notes in a language: its own part, else the part for every language, else the English one. */
-export function notesIn(notes: ReleaseNotes, language: Language): string {
-  return notes[language] ?? notes.any ?? notes.en ?? '';
-}
-
 const none = z.object({}).strict();
 
 /** The contract's update methods (studio-api.ts spreads them into studioMethods). */

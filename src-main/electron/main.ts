@@ -10,6 +10,7 @@ import { FileSecretStore } from '../services/secrets/secret-store';
 import { makeDirSync } from '../services/storage/atomic-file';
 import { flushedStore } from '../services/settings/key-value-store';
 import type { StudioServices } from '../services/studio-services';
+import type { FirstServices } from '../services/first-services';
 import { translatorIn } from '../../src-shared/i18n/translator';
 import { isLanguage, languageOfLocale, type Language } from '../../src-shared/settings';
 import { applyAppMenu } from './app-menu';
@@ -110,6 +111,14 @@ async function start(): Promise<void> {
   });
   // A start that fails is reported by startFailed; calls waiting on it then fail too.
   servicesReady.catch(() => undefined);
+  // The first screen's services start before the rest (studio-start.ts): its calls are answered,
+  // and the events reach the window, as soon as they run.
+  let firstStarted!: (first: FirstServices) => void;
+  const firstReady = new Promise<FirstServices>((resolve, reject) => {
+    firstStarted = resolve;
+    servicesReady.catch(reject);
+  });
+  firstReady.catch(() => undefined);
   const images = servicesReady.then((live) => live.images);
   images.catch(() => undefined);
   handleImageScheme(images);
@@ -131,7 +140,9 @@ async function start(): Promise<void> {
         },
       };
     }
-    return (await servicesReady).dispatch(typeof method === 'string' ? method : '', input);
+    const name = typeof method === 'string' ? method : '';
+    const first = await firstReady;
+    return (first.answers(name) ? first : await servicesReady).dispatch(name, input);
   });
   createWindow();
   logInfo(`Desktop window opened (Electron ${process.versions.electron}); starting the services.`);
@@ -140,9 +151,10 @@ async function start(): Promise<void> {
   try {
     // What this copy can do about updates: known at once; electron-updater itself loads at the first check.
     updates = await desktopUpdates();
-    // Loaded here, not imported above: every service and what they load stays off the window's path.
-    const { createStudioServices } = await import('../services/studio-services');
-    services = await createStudioServices({
+    // Loaded here, not imported above: every service and what they load stays off the window's
+    // path; the rest's code loads only once the first screen's services run (studio-start.ts).
+    const { startStudio } = await import('../services/studio-start');
+    const starting = startStudio({
       host: 'desktop',
       version: app.getVersion(),
       updates,
@@ -183,16 +195,18 @@ async function start(): Promise<void> {
         if (error) throw new Error(error);
       },
     });
+    firstStarted(starting.first);
+    starting.first.events.subscribe((event, payload) => {
+      for (const win of BrowserWindow.getAllWindows())
+        win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
+    });
+    services = await starting.all;
   } catch (err) {
     failed(err);
     throw err;
   }
   const live = services;
   started(live);
-
-  live.events.subscribe((event, payload) => {
-    for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IPC_EVENT_CHANNEL, event, payload);
-  });
 
   const language = () => live.settings.get().language;
   const menu = () =>

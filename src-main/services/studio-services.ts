@@ -7,8 +7,7 @@ import type { Clock } from './batches/batch-poller';
 import { SendGuard } from './batches/send-guard';
 import { SpendingService } from './batches/spending';
 import { ConnectionMonitor } from './connection/connection-monitor';
-import { lockDataFolder } from './storage/data-folder-lock';
-import { DraftStore } from './drafts/draft-store';
+import { startFirstServices, type FirstServices } from './first-services';
 import { batchHandlers } from './api-methods/batch-methods';
 import { draftHandlers } from './api-methods/draft-methods';
 import { kbHandlers } from './api-methods/kb-methods';
@@ -18,7 +17,7 @@ import { reuseHandlers } from './api-methods/reuse-methods';
 import { ImageReuse } from './reuse/image-reuse';
 import { realtimeHandlers } from './api-methods/realtime-methods';
 import { settingsHandlers } from './api-methods/settings-methods';
-import { EventHub } from './dispatch/event-hub';
+import type { EventHub } from './dispatch/event-hub';
 import { createDispatcher, type Dispatch, type StudioHandlers } from './dispatch/studio-dispatcher';
 import { KbHistory } from './kb/kb-history';
 import { KbPushes } from './kb/kb-pushes';
@@ -35,15 +34,14 @@ import { PersonPresence, studioIdOf } from './people/person-presence';
 import { Collections } from './library/folders/boards';
 import { ThumbnailService } from './library/images/thumbnails';
 import { ImageRoutes } from './library/images/image-routes';
-import { initStudioLog, logCaught, logInfo } from './log/studio-log';
-import { ProfileService } from './profiles/profile-service';
+import { logCaught, logInfo } from './log/studio-log';
+import type { ProfileService } from './profiles/profile-service';
 import type { RealtimeClient } from './realtime/realtime-client';
 import { RealtimeJobs } from './realtime/realtime-jobs';
 import { ReferenceStore } from './references/reference-store';
 import { redact, type SecretStore } from './secrets/secret-store';
 import type { KeyValueStore } from './settings/key-value-store';
-import { SettingsService } from './settings/settings-service';
-import { makeDirSync } from './storage/atomic-file';
+import type { SettingsService } from './settings/settings-service';
 import { updateHandlers } from './api-methods/update-methods';
 import type { UpdateAvailability } from '../../src-shared/updates';
 import { UpdateService } from './updates/update-service';
@@ -116,34 +114,29 @@ export interface StudioServices {
  * The composition root: builds every service of the studio and wires each feature's handlers into
  * the one table both hosts serve. Logic lives in the services and handler modules, not here.
  */
-export async function createStudioServices(options: StudioServicesOptions): Promise<StudioServices> {
-  makeDirSync(options.dataDir);
-  // The log first, so that a refused lock (another studio on this folder) is on record too. Nothing
-  // before the profiles exist handles a key; from then on every line is redacted with their keys.
-  let keysToRedact: () => readonly (string | undefined)[] = () => [];
-  initStudioLog(join(options.dataDir, 'logs'), (text) => redact(text, keysToRedact()));
-  let unlock: () => void;
+export async function createStudioServices(
+  options: StudioServicesOptions,
+  /** Started already (both hosts do, to answer the first screen early); here otherwise. */
+  first: FirstServices = startFirstServices(options),
+): Promise<StudioServices> {
+  const { events, settings, profiles, drafts, unlock } = first;
+  let sandbox: Sandbox;
   try {
-    unlock = lockDataFolder(options.dataDir);
+    sandbox = await createSandbox({
+      port: 0,
+      dataDir: join(options.dataDir, 'sandbox'),
+      timeScale: options.sandboxTimeScale ?? 20,
+      ...options.sandbox,
+    });
   } catch (err) {
-    logCaught('data folder lock', err);
+    unlock();
     throw err;
   }
-  const events = new EventHub();
-  const sandbox = await createSandbox({
-    port: 0,
-    dataDir: join(options.dataDir, 'sandbox'),
-    timeScale: options.sandboxTimeScale ?? 20,
-    ...options.sandbox,
-  });
-  const settings = new SettingsService(options.store, options.dataDir, events);
-  const profiles = new ProfileService(options.store, options.secrets, settings, events, () => sandbox.url);
-  keysToRedact = () => profiles.allKeys();
+  first.setSandboxUrl(sandbox.url);
   logInfo(`Batch Image Studio ${options.version} (${options.host}) started on ${options.dataDir}`);
   const downloads = new ExportDownloads(join(options.dataDir, 'exports', 'downloads'));
   const connection = new ConnectionMonitor(profiles, events);
   const references = new ReferenceStore(join(options.dataDir, 'references'));
-  const drafts = new DraftStore(join(options.dataDir, 'drafts'));
   const libraryDir = () => settings.get().libraryDir;
   const person = () => ({ id: settings.get().personId, name: settings.get().personName });
   // This studio's index of each library (catalog, hashes), in its data folder: never in the library.

@@ -10,18 +10,24 @@ import type { ServicesGate } from './services-start';
 type HostedServices = Pick<StudioServices, 'dispatch' | 'events'> &
   Partial<Pick<StudioServices, 'downloads' | 'images'>>;
 
+// The services started first (first-services.ts): the events, and the first screen's calls.
+type FirstServices = Pick<StudioServices, 'dispatch' | 'events'> & { answers(method: string): boolean };
+
 export interface WebHostOptions {
   /**
    * What the API answers from. It may still be starting: the host listens (and its address can be
    * printed) at once, the page loads meanwhile, and calls wait for the services.
    */
   services: HostedServices | Promise<HostedServices>;
+  /** Started before the rest: the event stream and the first screen's calls are served from them. */
+  first?: Promise<FirstServices>;
   rendererDir: string;
   port?: number;
   /** Fixed token for tests; a fresh random one per run otherwise. */
   token?: string;
   /** Told of the page's files being sent and of calls waiting, when the services start late (see services-start.ts). */
   gate?: ServicesGate;
+  firstCalls?: ServicesGate /* told of the first screen's calls: the rest starts after them */;
 }
 
 export interface WebHost {
@@ -149,6 +155,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
   // A start that failed is reported by whoever made the services; calls then answer 500.
   services.catch(() => undefined);
+  options.first?.catch(() => undefined);
   const rendererRoot = resolve(options.rendererDir);
   // An <img> cannot send the Bearer header, so a token-authenticated call trades it for this
   // HttpOnly cookie, which only authorizes images; the token itself never goes into a URL.
@@ -185,7 +192,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.setHeader('set-cookie', `${imageCookie}=${imageSecret}; HttpOnly; SameSite=Strict; Path=/`);
       return json(res, 200, { result: true });
     }
-    if (path === '/api/events' && req.method === 'GET') return events(req, res, await ready());
+    if (path === '/api/events' && req.method === 'GET')
+      return events(req, res, await (options.first ?? ready()));
     const exportId = /^\/api\/exports\/([^/]+)$/.exec(path)?.[1];
     if (exportId !== undefined && req.method === 'GET') return exportDownload(res, exportId, await ready());
     const method = path.slice('/api/'.length);
@@ -206,7 +214,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // The parser's own words ("Unexpected token … at position 12") are for no one: say it plainly.
       return refuse(res, 400, 'STUDIO_INVALID_INPUT', 'The request body is not valid JSON.');
     }
-    const result = await (await ready()).dispatch(method, input);
+    // The first screen's calls are answered before the rest starts, which waits until they are out.
+    const early = (await options.first)?.answers(method) ? await options.first : undefined;
+    const answering = early && options.firstCalls?.sending();
+    const result = await (early ?? (await ready())).dispatch(method, input).finally(() => {
+      if (answering) options.firstCalls?.wanted();
+      answering?.();
+    });
     if (result.ok) return json(res, 200, { result: result.value });
     json(res, HTTP_STATUS_OF[result.error.code] ?? 422, { error: result.error });
   }

@@ -1,6 +1,6 @@
 import { lazy, useState, type ComponentType } from 'react';
 
-/** Every screen's chunk loader, for the preload once the window is idle. */
+/** Every screen's (and dialog's) chunk loader, for the preload once the window is idle. */
 const SCREEN_LOADERS: (() => Promise<unknown>)[] = [];
 
 /**
@@ -11,12 +11,12 @@ const SCREEN_LOADERS: (() => Promise<unknown>)[] = [];
  * content that replaces a fallback until 300 ms after it (its FALLBACK_THROTTLE_MS). Opening the
  * Library waited about 290 ms on that timer, with the page idle and nothing asked of the studio.
  */
-export function lazyScreen<K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
+export function lazyScreen<K extends string, P extends object = object>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
   name: K,
-): ComponentType & { load(): Promise<unknown> } {
-  let loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
+): ComponentType<P> & { load(): Promise<unknown> } {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
   const fetchChunk = () =>
     (loading ??= load().then(
       (module) => (loaded = module[name]),
@@ -28,11 +28,11 @@ export function lazyScreen<K extends string>(
     ));
   SCREEN_LOADERS.push(fetchChunk);
   const Lazy = lazy(async () => ({ default: await fetchChunk() }));
-  function Screen() {
+  function Screen(props: P) {
     // Chosen once for the screen's visit: going from the lazy wrapper to the component itself
     // while it shows would mount the screen a second time.
-    const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
-    return <Component />;
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? (Lazy as unknown as ComponentType<P>));
+    return <Component {...props} />;
   }
   return Object.assign(Screen, { load: fetchChunk });
 }

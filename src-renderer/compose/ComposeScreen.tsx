@@ -1,21 +1,17 @@
-import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyScreen } from '../app/lazy-screens';
 import { ErrorNotice } from '../shell/ErrorNotice';
 import { useGridSelection } from './grid-selection';
 import { ComposeToolbar, type ComposePanel } from './ComposeToolbar';
 import { useCompose } from './compose-store';
 import { draftActions } from './draft-actions';
-import { DraftsMenu } from './DraftsMenu';
-import { FindPartsDialog } from './FindPartsDialog';
-import { FindReplace } from './FindReplace';
-import { ImportDialog, type ImportedRow } from './ImportDialog';
+import type { ImportedRow } from './ImportDialog';
 import { KnowledgeInsert } from './KnowledgeInsert';
 import { OversizeNotice } from './OversizeNotice';
 import { PromptGrid, type PromptGridHandle } from './PromptGrid';
 import { SharedReferences } from './SharedReferences';
-import { SideEditor } from './SideEditor';
 import { SplitOffer } from './SplitOffer';
-import { TemplateDialog } from './TemplateDialog';
 import { TotalsBar } from './TotalsBar';
 import { useAutosave } from './use-autosave';
 import { useComposeShortcuts } from './use-compose-shortcuts';
@@ -26,6 +22,15 @@ import { useReferenceDrop } from './use-reference-drop';
 import { SETTLE_MS, useSettled } from './use-settled';
 import { runModelsOf, useRunModels } from './run-models';
 import './compose.css';
+
+// What a button (or the side editor's key) opens is fetched when the window is first idle (or at its first opening), not
+// with the screen: the first screen's script stays under its budget (issue 36).
+const DraftsMenu = lazyScreen(() => import('./DraftsMenu'), 'DraftsMenu');
+const ImportDialog = lazyScreen(() => import('./ImportDialog'), 'ImportDialog');
+const FindReplace = lazyScreen(() => import('./FindReplace'), 'FindReplace');
+const TemplateDialog = lazyScreen(() => import('./TemplateDialog'), 'TemplateDialog');
+const SideEditor = lazyScreen(() => import('./SideEditor'), 'SideEditor');
+const FindPartsDialog = lazyScreen(() => import('./FindPartsDialog'), 'FindPartsDialog');
 
 /** Drawn again only when the checked draft or its report changes, not with each keystroke's render. */
 const CheckedSplitOffer = memo(SplitOffer);
@@ -123,11 +128,13 @@ export function ComposeScreen() {
         />
       </div>
       {panel === 'drafts' && (
-        <DraftsMenu
-          currentId={draft.id}
-          model={models.data?.[0] ?? ''}
-          onOpen={(d) => (load(d), setPanel(undefined))}
-        />
+        <Suspense fallback={null}>
+          <DraftsMenu
+            currentId={draft.id}
+            model={models.data?.[0] ?? ''}
+            onOpen={(d) => (load(d), setPanel(undefined))}
+          />
+        </Suspense>
       )}
 
       {notices.map((n) => (
@@ -157,28 +164,32 @@ export function ComposeScreen() {
       <CheckedSplitOffer draft={settled ?? draft} report={report} onSplit={onSplit} />
       {drop.error && <ErrorNotice error={drop.error.toView()} />}
       {submission.error && <ErrorNotice error={submission.error.toView()} />}
-      {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
-      {panel === 'find' && <FindReplace onClose={() => setPanel(undefined)} />}
-      {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
-      {panel === 'parts' && (
-        <FindPartsDialog
-          draft={draft}
-          onApply={(parts) => {
-            change(draftActions.setParts(parts));
-            setPanel(undefined);
-          }}
-          onClose={() => setPanel(undefined)}
-        />
-      )}
-      {panel === 'template' && (
-        <TemplateDialog
-          onAdd={(prompts, parts) => {
-            change(draftActions.insertPrompts(draft.items.length, prompts, parts));
-            setPanel(undefined);
-          }}
-          onClose={() => setPanel(undefined)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {sideRow !== undefined && <SideEditor row={sideRow} issues={byRow.get(sideRow)} />}
+      </Suspense>
+      <Suspense fallback={null}>
+        {panel === 'import' && <ImportDialog onImport={importRows} onClose={() => setPanel(undefined)} />}
+        {panel === 'find' && <FindReplace onClose={() => setPanel(undefined)} />}
+        {panel === 'parts' && (
+          <FindPartsDialog
+            draft={draft}
+            onApply={(parts) => {
+              change(draftActions.setParts(parts));
+              setPanel(undefined);
+            }}
+            onClose={() => setPanel(undefined)}
+          />
+        )}
+        {panel === 'template' && (
+          <TemplateDialog
+            onAdd={(prompts, parts) => {
+              change(draftActions.insertPrompts(draft.items.length, prompts, parts));
+              setPanel(undefined);
+            }}
+            onClose={() => setPanel(undefined)}
+          />
+        )}
+      </Suspense>
     </section>
   );
 }

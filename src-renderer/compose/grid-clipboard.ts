@@ -45,10 +45,12 @@ export function gridClipboard({ draft, change, onFiles, selectRange }: Clipboard
       if (e.clipboardData.files.length) return onFiles([...e.clipboardData.files], range.top);
       const text = e.clipboardData.getData('text/plain');
       if (!text) return;
-      const table = fromTsv(text);
-      flushSync(() => change(pasteCells(range, table)));
-      const target = pasteTarget(range, table);
-      selectRange(target, { row: target.top, col: target.left });
+      // The range as it was at the paste: the table is put there even if the selection moves on.
+      void fromTsv(text).then((table) => {
+        flushSync(() => change(pasteCells(range, table)));
+        const target = pasteTarget(range, table);
+        selectRange(target, { row: target.top, col: target.left });
+      });
     },
   };
 }

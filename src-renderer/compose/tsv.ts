@@ -1,5 +1,3 @@
-import Papa from 'papaparse';
-
 /** A cell is quoted when it holds what would otherwise end it: a tab, a line break or a quote. */
 const NEEDS_QUOTES = /[\t\r\n"]/;
 
@@ -16,10 +14,12 @@ export function toTsv(rows: readonly (readonly string[])[]): string {
 /**
  * The table in text from the clipboard, quoted cells undone. Text with neither a tab nor a line break
  * is one cell as it stands (a prompt may well start with a quote). The line break Excel ends its copy
- * with makes no empty last row.
+ * with makes no empty last row. papaparse arrives with the first table pasted, not with Compose:
+ * the first screen's script stays under its budget (issue 36).
  */
-export function fromTsv(text: string): string[][] {
+export async function fromTsv(text: string): Promise<string[][]> {
   if (!/[\t\r\n]/.test(text)) return [[text]];
+  const { default: Papa } = await import('papaparse');
   const body = text.replace(/\r?\n$/, '');
   const parsed = Papa.parse<string[]>(body, { delimiter: '\t', quoteChar: '"' });
   const rows = parsed.data.map((r) => r.map((c) => c.replace(/\r\n/g, '\n')));

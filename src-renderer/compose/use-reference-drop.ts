@@ -1,11 +1,11 @@
 import { useCallback, useRef, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
 import { useTranslation } from 'react-i18next';
 import type { Draft, ReferenceImage } from '../../src-shared/draft';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
 import { draftActions } from './draft-actions';
 import { imageFiles, uploadReferences } from '../shared/reference-upload';
+import { useFileDrop } from './use-file-drop';
 
 /**
  * Reference images coming in: dropped on the screen or on a row, picked in a file dialog, or pasted.
@@ -42,25 +42,23 @@ export function useReferenceDrop(
     [studio, change, say, t],
   );
 
-  const dropzone = useDropzone({
-    noClick: true,
-    noKeyboard: true,
+  const dropzone = useFileDrop(
     // Every drop comes here, also one on a row (so the screen's highlight always ends): a row
     // takes it for itself, anywhere else it goes to every row. Only a file dialog's pick uses pickRow.
-    onDrop: (files, _rejected, event) => {
+    (files, drop) => {
       const picked = pickRow.current;
       pickRow.current = undefined;
-      if (event?.type === 'drop') {
-        const onRow = (event.target as Element | null)?.closest?.<HTMLElement>('[data-drop-row]');
+      if (drop) {
+        const onRow = (drop.target as Element | null)?.closest?.<HTMLElement>('[data-drop-row]');
         void addFiles(files, onRow ? Number(onRow.dataset.dropRow) : undefined);
       } else {
         void addFiles(files, picked);
       }
     },
-    onFileDialogCancel: () => {
+    () => {
       pickRow.current = undefined;
     },
-  });
+  );
 
   const pickFiles = useCallback(
     (row?: number) => {

@@ -2,7 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type Messages } from '../../src-shared/i18n/en';
 import { I18N_BASE_OPTIONS } from '../../src-shared/i18n/i18n-options';
-import { languageOfLocale, type Language } from '../../src-shared/settings';
+import { languageOfLocale } from '../../src-shared/i18n/i18n-options';
+import type { Language } from '../../src-shared/settings';
 
 export function guessLanguage(): Language {
   return languageOfLocale(navigator.language);

@@ -1,4 +1,5 @@
-import { referencesOfItem, type Draft } from '../../src-shared/draft';
+import type { Draft } from '../../src-shared/draft';
+import { referencesOfItem } from '../../src-shared/draft-rows';
 import { referenceLimitOf } from '../../src-shared/draft-rules';
 
 /**

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { SEND_REFUSALS, type SendConfirmation } from '../../src-shared/send-refusal';
+import { SEND_REFUSALS } from '../../src-shared/send-refusal-codes';
+import type { SendConfirmation } from '../../src-shared/send-refusal';
 import type { StudioError } from '../../src-shared/studio-error';
 import { confirmAction } from '../shell/confirm-store';
 import type { Money } from '../shared/money-format';

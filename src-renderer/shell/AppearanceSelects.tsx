@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language, type ThemePreference } from '../../src-shared/settings';
+import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
+import type { Language, ThemePreference } from '../../src-shared/settings';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 
 const THEMES: ThemePreference[] = ['system', 'light', 'dark'];

@@ -17,34 +17,34 @@ describe('TSV as Sheets and Excel copy it', () => {
     );
   });
 
-  it('reads back what it writes, Chinese and empty cells included', () => {
+  it('reads back what it writes, Chinese and empty cells included', async () => {
     const table = [
       ['row-001', 'Ceramic mug\non linen, 5" tall', '2'],
       ['row-002', '亚麻布上的陶瓷杯', ''],
       ['', 'tab\tinside', '1'],
     ];
-    expect(fromTsv(toTsv(table))).toEqual(table);
+    expect(await fromTsv(toTsv(table))).toEqual(table);
   });
 
-  it('takes one line without tabs as one cell, quotes and all', () => {
-    expect(fromTsv('"Hello" she said')).toEqual([['"Hello" she said']]);
+  it('takes one line without tabs as one cell, quotes and all', async () => {
+    expect(await fromTsv('"Hello" she said')).toEqual([['"Hello" she said']]);
   });
 
-  it('drops the line break Excel ends a copy with, and reads CRLF rows', () => {
-    expect(fromTsv('a\tb\r\nc\td\r\n')).toEqual([
+  it('drops the line break Excel ends a copy with, and reads CRLF rows', async () => {
+    expect(await fromTsv('a\tb\r\nc\td\r\n')).toEqual([
       ['a', 'b'],
       ['c', 'd'],
     ]);
   });
 
-  it('squares a ragged table', () => {
-    expect(fromTsv('a\tb\nc')).toEqual([
+  it('squares a ragged table', async () => {
+    expect(await fromTsv('a\tb\nc')).toEqual([
       ['a', 'b'],
       ['c', ''],
     ]);
   });
 
-  it('reads lines of plain text as one column', () => {
-    expect(fromTsv('one\ntwo\nthree')).toEqual([['one'], ['two'], ['three']]);
+  it('reads lines of plain text as one column', async () => {
+    expect(await fromTsv('one\ntwo\nthree')).toEqual([['one'], ['two'], ['three']]);
   });
 });

@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { isLanguage } from '../../src-shared/settings';
-import { notesIn } from '../../src-shared/updates';
+import { isLanguage } from '../../src-shared/i18n/i18n-options';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { availabilityText, workText } from '../../src-shared/update-text';
+import { availabilityText, notesIn, workText } from '../../src-shared/update-text';
 import './updates.css';
 
 /**

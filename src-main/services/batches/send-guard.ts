@@ -2,12 +2,8 @@ import { RUN_METADATA_KEY, runIdOf } from '../../../src-shared/batch-run';
 import type { BatchView, SentDraft, SubmissionView } from '../../../src-shared/batch-view';
 import { rowOfTask, type Draft } from '../../../src-shared/draft';
 import { draftFingerprint } from '../../../src-shared/draft-fingerprint';
-import {
-  SEND_REFUSALS,
-  type BudgetQuestion,
-  type EarlierSend,
-  type SendConfirmation,
-} from '../../../src-shared/send-refusal';
+import type { BudgetQuestion, EarlierSend, SendConfirmation } from '../../../src-shared/send-refusal';
+import { SEND_REFUSALS } from '../../../src-shared/send-refusal-codes';
 import type { BudgetCheck } from '../../../src-shared/spending-view';
 import { StudioError } from '../../../src-shared/studio-error';
 import type { BatchClient } from '../gateway/batch-client';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { draftSchema } from '../../../src-shared/draft';
-import { studioErrorSchema } from '../../../src-shared/studio-error';
+import { studioErrorSchema } from '../../../src-shared/studio-error-schema';
 import { JsonFolderStore } from '../storage/json-folder-store';
 
 /**

@@ -1,7 +1,7 @@
 import { runIdOf } from '../../../src-shared/batch-run';
 import { z } from 'zod';
 import { downloadStateSchema, type BatchView } from '../../../src-shared/batch-view';
-import { studioErrorSchema } from '../../../src-shared/studio-error';
+import { studioErrorSchema } from '../../../src-shared/studio-error-schema';
 import { TERMINAL_STATUSES, wireBatchSchema } from '../gateway/batch-wire';
 
 /** Outputs expire about 72 h after settlement on deployed gateways. */
