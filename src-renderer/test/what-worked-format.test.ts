@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { filterKey, pickedFilter, rowFilter, rowKey, whatWorkedQuery } from '../library/what-worked/what-worked-format';
+import {
+  filterKey,
+  pickedFilter,
+  rowFilter,
+  rowKey,
+  whatWorkedQuery,
+} from '../library/what-worked/what-worked-format';
 
 describe('What worked: the filters it asks and opens', () => {
   const library = {

@@ -8,7 +8,12 @@ import type { RealtimeJob, realtimeGenerateSchema } from '../../../src-shared/re
 import { StudioError } from '../../../src-shared/studio-error';
 import type { EventHub } from '../dispatch/event-hub';
 import { makeDir, writeFileAtomic, writeFileAtomicSync } from '../storage/atomic-file';
-import { BATCH_FILE, readBatchJson, writeBatchJson, type BatchJsonInput } from '../library/folders/batch-json';
+import {
+  BATCH_FILE,
+  readBatchJson,
+  writeBatchJson,
+  type BatchJsonInput,
+} from '../library/folders/batch-json';
 import { sniffImageType, UniqueNames, safeName } from '../storage/file-names';
 import type { ProfileService } from '../profiles/profile-service';
 import { RealtimeClient, type Tier } from './realtime-client';
