@@ -5,6 +5,7 @@ import type { PromptParts } from '../../src-shared/prompt-parts';
 import { matchTemplate, suggestParts } from '../../src-shared/prompt-parts-suggest';
 import { fillTemplate, templateVariables } from '../../src-shared/prompt-template';
 import { Modal } from '../shell/Modal';
+import { TemplateField } from './TemplateField';
 
 /** Rows shown in the preview; the count says how many more there are. */
 const PREVIEW_ROWS = 12;
@@ -84,15 +85,13 @@ export function FindPartsDialog({
         </p>
       ) : (
         <>
-          <label className="field">
-            <span>{t('findParts.template')}</span>
-            <input
-              value={template}
-              onChange={(e) => setTemplate(e.target.value)}
-              data-testid="find-parts-template"
-            />
-            <span className="help">{t('findParts.templateHelp')}</span>
-          </label>
+          <TemplateField
+            label={t('findParts.template')}
+            help={t('findParts.templateHelp')}
+            value={template}
+            onChange={setTemplate}
+            testId="find-parts-template"
+          />
           <div className="field-row">
             {names.map((name) => (
               <label className="field" key={name}>

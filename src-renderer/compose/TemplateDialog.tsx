@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/Modal';
+import { TemplateField } from './TemplateField';
 import {
   expandTemplateRows,
   templateCount,
@@ -39,16 +40,14 @@ export function TemplateDialog({
 
   return (
     <Modal title={t('templater.title')} onClose={onClose}>
-      <label className="field">
-        <span>{t('templater.template')}</span>
-        <input
-          value={template}
-          onChange={(e) => setTemplate(e.target.value)}
-          placeholder="A {subject} in {style} style"
-          data-testid="template-input"
-        />
-        <span className="help">{t('templater.templateHelp')}</span>
-      </label>
+      <TemplateField
+        label={t('templater.template')}
+        help={t('templater.templateHelp')}
+        value={template}
+        onChange={setTemplate}
+        placeholder="A {subject} in {style} style"
+        testId="template-input"
+      />
       <div className="field-row">
         {names.map((name) => (
           <label className="field" key={name}>

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/Modal';
-import { useBoardActions, type Board, type BoardFeedback } from './board-actions';
+import type { ActionFeedback } from '../shared/action-feedback';
+import { useBoardActions, type Board } from './board-actions';
 
-interface Props extends BoardFeedback {
+interface Props extends ActionFeedback {
   /** The images to add: the selection, else the focused image, taken when the menu opened. */
   ids: string[];
   boards: Board[];

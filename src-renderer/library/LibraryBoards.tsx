@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBoardActions, type Board, type BoardFeedback } from './board-actions';
+import type { ActionFeedback } from '../shared/action-feedback';
+import { useBoardActions, type Board } from './board-actions';
 import { carriesLibraryIds, droppedIds } from './board-drag';
 
-interface BoardsProps extends BoardFeedback {
+interface BoardsProps extends ActionFeedback {
   boards: Board[];
   /** Images in the library, for "All images". */
   images: number;

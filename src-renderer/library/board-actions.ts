@@ -1,21 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import type { LibraryOverview } from '../../src-shared/library-view';
-import { StudioError } from '../../src-shared/studio-error';
 import { useStudioMutation } from '../app/studio-queries';
+import { feedbackRunner, type ActionFeedback } from '../shared/action-feedback';
 import { askForText, confirmAction } from '../shell/confirm-store';
 
 export type Board = LibraryOverview['collections'][number];
-
-export interface BoardFeedback {
-  onMessage(message: string): void;
-  onError(error: StudioError | undefined): void;
-}
 
 /**
  * What can be done to boards, each with its outcome in words. The overview and the lists follow
  * by `library.changed` (reason `collections`); the overview is also asked again as each settles.
  */
-export function useBoardActions({ onMessage, onError }: BoardFeedback) {
+export function useBoardActions(feedback: ActionFeedback) {
   const { t } = useTranslation();
   // Mutations, as on every screen; the overview (counts per board) is asked again once each settles.
   const changes = { invalidates: ['library.overview'] } as const;
@@ -26,15 +21,7 @@ export function useBoardActions({ onMessage, onError }: BoardFeedback) {
     setImages: useStudioMutation('collections.setImages', changes),
   };
 
-  async function run(action: () => Promise<string | undefined>) {
-    onError(undefined);
-    try {
-      const message = await action();
-      if (message) onMessage(message);
-    } catch (err) {
-      onError(StudioError.from(err));
-    }
-  }
+  const run = feedbackRunner(feedback);
 
   return {
     /** Asks a name; a board with `ids` in it, or empty. Answers the new board's id. */

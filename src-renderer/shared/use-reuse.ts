@@ -4,6 +4,7 @@ import type { StudioApi } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
+import type { ActionFeedback } from './action-feedback';
 import { emptyDraft, nextRowIds, useCompose } from '../compose/compose-store';
 import { draftActions } from '../compose/draft-actions';
 import { confirmAction } from '../shell/confirm-store';
@@ -23,16 +24,11 @@ export async function composeDraft(studio: StudioApi): Promise<Draft> {
   return draft;
 }
 
-interface Feedback {
-  onMessage(message: string): void;
-  onError(error: StudioError | undefined): void;
-}
-
 /**
  * "Use as reference", "Regenerate", "Vary" and "Send prompt to Compose", for a library image, a
  * realtime result or a batch item, with their outcome in words.
  */
-export function useReuse({ onMessage, onError }: Feedback) {
+export function useReuse({ onMessage, onError }: ActionFeedback) {
   const { t } = useTranslation();
   const studio = useStudio();
   const go = useNavigation((s) => s.go);
