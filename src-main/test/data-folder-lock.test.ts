@@ -22,7 +22,7 @@ function liveProcess(): number {
 /** Another studio process that really holds the lock on `dir`, as a second launch would meet it. */
 async function realHolder(dir: string): Promise<number> {
   const script = `
-    const { lockDataFolder } = await import(${JSON.stringify(join(__dirname, '..', 'services', 'data-folder-lock.ts'))});
+    const { lockDataFolder } = await import(${JSON.stringify(join(__dirname, '..', 'services', 'storage', 'data-folder-lock.ts'))});
     lockDataFolder(${JSON.stringify(dir)});
     console.log('locked');
     setInterval(() => {}, 1000);
