@@ -154,6 +154,16 @@ const SAME_CONCEPT = {
   cli: 'the command line of a program (the sandbox, browser mode)',
 };
 
+/**
+ * The renderer's feature folders: none imports another. What two features use lives in shared/
+ * (or app/, shell/ for the frame around them), each feature's own code in its folder.
+ */
+const RENDERER_FEATURES = ['compose', 'batches', 'library', 'realtime', 'kb', 'settings', 'updates'];
+/** Feature imports that are meant, each with its reason. */
+const FEATURE_MEANT = {
+  'settings -> updates': 'the Settings screen shows the updates feature’s own settings panel',
+};
+
 const RENDERER_MAX_LINES = 300;
 const OTHER_MAX_LINES = 400;
 
@@ -219,6 +229,18 @@ for (const file of files) {
     const allowed = PART_IMPORTS[part];
     if (allowed && !allowed.includes(targetPart) && !MEANT[`${file} -> ${target}`]) {
       problems.push(`${file} imports ${target}: ${part} may import only ${allowed.join(', ')}.`);
+    }
+    if (part === 'src-renderer' && targetPart === part) {
+      const [from, to] = [file.split('/')[1], target.split('/')[1]];
+      if (
+        from !== to &&
+        RENDERER_FEATURES.includes(from) &&
+        RENDERER_FEATURES.includes(to) &&
+        !FEATURE_MEANT[`${from} -> ${to}`]
+      )
+        problems.push(
+          `${file} imports ${target}: the feature ${from} may not import the feature ${to} (share it in shared/).`,
+        );
     }
     if (part === 'src-main/services' && targetPart === part) {
       const [from, to] = [roomOf(file), roomOf(target)];

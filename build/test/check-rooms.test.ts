@@ -37,7 +37,7 @@ describe('the rooms check', () => {
     expect(ok).toBe(true);
   });
 
-  it('names a circle, a wrong direction, a shared name and a file too long', () => {
+  it('names a circle, a wrong direction, a shared name, a file too long and one feature reaching into another', () => {
     const { ok, out } = check(
       tree({
         'src-main/services/zip/zip-a.ts': "import { b } from './zip-b';\nexport const a = b;\n",
@@ -48,6 +48,9 @@ describe('the rooms check', () => {
           "import { d } from '../../src-main/services/storage/disk';\nexport const g = d;\n",
         'sandbox/disk.ts': 'export const s = 1;\n',
         'src-renderer/library/Long.tsx': 'export const x = 1;\n'.repeat(301),
+        'src-renderer/compose/compose-page.ts': 'export const c = 1;\n',
+        'src-renderer/batches/batch-page.ts':
+          "import { c } from '../compose/compose-page';\nexport const p = c;\n",
       }),
     );
     expect(ok).toBe(false);
@@ -58,5 +61,6 @@ describe('the rooms check', () => {
     expect(out).toContain('src-renderer may import only src-renderer, src-shared');
     expect(out).toContain('src-main/services/storage/disk.ts and sandbox/disk.ts share the name disk');
     expect(out).toContain('src-renderer/library/Long.tsx: 301 lines; files stay under 300.');
+    expect(out).toContain('the feature batches may not import the feature compose');
   });
 });

@@ -3,7 +3,7 @@ import type { Draft } from '../../src-shared/draft';
 import { referenceLimitOf } from '../../src-shared/draft-rules';
 import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 import { RunModelsPicker } from './RunModelsPicker';
 
 export type ComposePanel = 'import' | 'template' | 'drafts' | 'find' | 'parts';

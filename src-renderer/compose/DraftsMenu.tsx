@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
 import { useStudio } from '../app/studio-context';
 import { useStudioFetch, useStudioQuery } from '../app/studio-queries';
-import { emptyDraft } from './compose-store';
+import { emptyDraft } from '../shared/compose-store';
 import { draftWriterFor } from './draft-writer';
 
 /** The saved drafts: start a new one, open one, or delete one other than the open draft. */

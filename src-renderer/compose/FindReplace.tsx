@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../shell/Modal';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 import { applyReplacements, replacementsIn } from './find-replace';
 
 /** How many changed prompts the preview lists; the count covers them all. */

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 import { useComposePrefs } from './compose-prefs';
-import { draftActions } from './draft-actions';
+import { draftActions } from '../shared/draft-actions';
 
 /**
  * Looks up the knowledge base (a house style, say) and appends a hit to every row or to one row.

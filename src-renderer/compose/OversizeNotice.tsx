@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import type { ReferenceImage } from '../../src-shared/draft';
 import { useStudioMutation } from '../app/studio-queries';
 import { ErrorNotice } from '../shell/ErrorNotice';
-import { useCompose } from './compose-store';
-import { draftActions } from './draft-actions';
+import { useCompose } from '../shared/compose-store';
+import { draftActions } from '../shared/draft-actions';
 
 /** A reference over the gateway's size for one image, with the offer to make it smaller. */
 export function OversizeNotice({ reference, onDone }: { reference: ReferenceImage; onDone(): void }) {

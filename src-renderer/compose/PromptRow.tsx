@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft, DraftItem, ReferenceImage } from '../../src-shared/draft';
 import type { DraftIssue } from '../../src-shared/draft-rules';
-import { draftActions } from './draft-actions';
+import { draftActions } from '../shared/draft-actions';
 import { parseMarks, rowMarks, useGridSelection } from './grid-selection';
 import { withCellText } from './grid-range';
 import { ReferenceThumb } from './ReferenceThumb';

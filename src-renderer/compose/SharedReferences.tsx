@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 import { useComposePrefs } from './compose-prefs';
-import { draftActions } from './draft-actions';
+import { draftActions } from '../shared/draft-actions';
 import { ReferenceThumb } from './ReferenceThumb';
 
 /**

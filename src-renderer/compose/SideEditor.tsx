@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_LIMITS, type DraftIssue } from '../../src-shared/draft-rules';
-import { useCompose } from './compose-store';
-import { draftActions } from './draft-actions';
+import { useCompose } from '../shared/compose-store';
+import { draftActions } from '../shared/draft-actions';
 import { useGridSelection } from './grid-selection';
 
 const encoder = new TextEncoder();

@@ -4,7 +4,7 @@ import type { Draft } from '../../src-shared/draft';
 import type { DraftReport } from '../../src-shared/draft-rules';
 import { splitDraft } from '../../src-shared/draft-split';
 import { useStudio } from '../app/studio-context';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 import { draftWriterFor } from './draft-writer';
 
 /** The limits a split into several batches can bring a draft under. */

@@ -1,5 +1,5 @@
 import type { Draft, DraftItem } from '../../src-shared/draft';
-import { rowsFromPrompts } from './compose-store';
+import { rowsFromPrompts } from '../shared/compose-store';
 import { cellText, rangeHeight, rangeWidth, withCellText, type Range, COLUMNS } from './grid-range';
 
 /**

@@ -2,7 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { Draft } from '../../src-shared/draft';
 import { keyHandler, PROMPT_GRID_SHORTCUTS } from '../shell/shortcuts';
-import { draftActions } from './draft-actions';
+import { draftActions } from '../shared/draft-actions';
 import { clearCells, fillDown } from './grid-edits';
 import { cellText, COLUMNS, withCellText, type Cell } from './grid-range';
 import { selectedRange, useGridSelection } from './grid-selection';

@@ -1,6 +1,6 @@
 import { COMPOSE_SCREEN_SHORTCUTS } from '../shell/shortcuts';
 import { useScreenShortcuts } from '../shell/use-screen-shortcuts';
-import { useCompose } from './compose-store';
+import { useCompose } from '../shared/compose-store';
 
 /** Whether a key event is for the grid's undo: not in a dialog, nor in a text field outside the grid. */
 function belongsToGrid(target: EventTarget | null): boolean {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStudioFetch, useStudioQuery } from '../app/studio-queries';
-import { emptyDraft, useCompose } from './compose-store';
+import { emptyDraft, useCompose } from '../shared/compose-store';
 
 /**
  * The grid comes back as it was: the newest saved draft, or a fresh one. A draft without a model

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Draft, ReferenceImage } from '../../src-shared/draft';
 import { StudioError } from '../../src-shared/studio-error';
 import { useStudio } from '../app/studio-context';
-import { draftActions } from './draft-actions';
+import { draftActions } from '../shared/draft-actions';
 import { imageFiles, uploadReferences } from '../shared/reference-upload';
 import { useFileDrop } from './use-file-drop';
 

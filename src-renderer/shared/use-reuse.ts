@@ -5,8 +5,8 @@ import { StudioError } from '../../src-shared/studio-error';
 import { useNavigation } from '../app/navigation-store';
 import { useStudio } from '../app/studio-context';
 import type { ActionFeedback } from './action-feedback';
-import { emptyDraft, nextRowIds, useCompose } from '../compose/compose-store';
-import { draftActions } from '../compose/draft-actions';
+import { emptyDraft, nextRowIds, useCompose } from './compose-store';
+import { draftActions } from './draft-actions';
 import { confirmAction } from '../shell/confirm-store';
 import { referenceRoom } from './reference-room';
 

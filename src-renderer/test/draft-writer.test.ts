@@ -3,7 +3,7 @@ import type { Draft } from '../../src-shared/draft';
 import { splitDraft } from '../../src-shared/draft-split';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { call, startServices, type TestServices } from '../../src-main/test/helpers/studio-fixture';
-import { emptyDraft } from '../compose/compose-store';
+import { emptyDraft } from '../shared/compose-store';
 import { DraftWriter } from '../compose/draft-writer';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, rowsFromPrompts } from '../compose/compose-store';
+import { emptyDraft, rowsFromPrompts } from '../shared/compose-store';
 import { applyReplacements, replacementsIn } from '../compose/find-replace';
 
 const items = rowsFromPrompts(

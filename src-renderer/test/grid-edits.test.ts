@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../src-shared/draft';
-import { emptyDraft, rowsFromPrompts } from '../compose/compose-store';
+import { emptyDraft, rowsFromPrompts } from '../shared/compose-store';
 import { cellsOf, clearCells, fillDown, pasteCells } from '../compose/grid-edits';
 
 function draftOf(prompts: string[]): Draft {

@@ -520,6 +520,7 @@ export const zhCN: Messages = {
     batchFind: '按名称或 ID 查找批次',
     batchFound_one: '{{count, number}} 个批次',
     batchFound_other: '{{count, number}} 个批次',
+    batchMore_one: '共 {{count, number}} 个批次，显示 {{shown, number}} 个：输入文字查找其余批次',
     batchMore_other: '共 {{count, number}} 个批次，显示 {{shown, number}} 个：输入文字查找其余批次',
     batchNone: '没有批次的名称或 ID 与之相符',
     model: '模型',

@@ -6,7 +6,7 @@ import { StudioError } from '../../../src-shared/studio-error';
 import { GATEWAY_LIMITS } from '../../../src-shared/draft-rules';
 import { useNavigation } from '../../app/navigation-store';
 import { useStudioMutation } from '../../app/studio-queries';
-import { useCompose } from '../../compose/compose-store';
+import { useCompose } from '../../shared/compose-store';
 import { ErrorNotice } from '../../shell/ErrorNotice';
 import { Modal } from '../../shell/Modal';
 
