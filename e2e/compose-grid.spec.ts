@@ -12,16 +12,19 @@ import {
 /** The prompt cell of a row (1-based, as the grid labels them). */
 const prompt = (page: Page, n: number) => page.getByRole('textbox', { name: `Row ${n} Prompt`, exact: true });
 
-/** Rows whose whole box lies inside the grid's scrolling body. */
+/**
+ * Rows whose whole box lies inside the grid's scrolling body, measured in one pass in the page:
+ * the grid is virtualized, so a row listed a moment before may be gone when asked for its box.
+ */
 async function wholeRowsInView(page: Page): Promise<number> {
-  const body = (await page.getByTestId('grid-body').boundingBox())!;
-  const rows = await page.locator('[data-testid^="grid-row-"]').all();
-  let whole = 0;
-  for (const row of rows) {
-    const box = await row.boundingBox();
-    if (box && box.y >= body.y - 0.5 && box.y + box.height <= body.y + body.height + 0.5) whole++;
-  }
-  return whole;
+  return page.getByTestId('grid-body').evaluate((body) => {
+    const frame = body.getBoundingClientRect();
+    const rows = Array.from(document.querySelectorAll('[data-testid^="grid-row-"]'));
+    return rows.filter((row) => {
+      const box = row.getBoundingClientRect();
+      return box.height > 0 && box.top >= frame.top - 0.5 && box.bottom <= frame.bottom + 0.5;
+    }).length;
+  });
 }
 
 const mugs = (n: number) =>
