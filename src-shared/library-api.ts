@@ -13,6 +13,18 @@ import {
 } from './library-view';
 import { whatWorkedQuerySchema, whatWorkedResultSchema } from './what-worked';
 
+/**
+ * Where an export went: desktop asks where to save with the native dialog and writes it there
+ * (`path`; `canceled` when the dialog was dismissed); browser mode prepares it for one GET of
+ * `downloadUrl` with the run's token. The file itself never travels in JSON.
+ */
+const delivered = z.object({
+  name: z.string(),
+  canceled: z.boolean(),
+  path: z.string().nullable(),
+  downloadUrl: z.string().nullable(),
+});
+
 /** The library's part of the StudioApi contract (studio-api.ts): its images, marks, exports and boards. */
 export const libraryMethods = {
   /** The library: every downloaded image, filtered, searched and sorted; works with no network. */
@@ -40,20 +52,10 @@ export const libraryMethods = {
       .strict(),
     output: z.number().int(),
   },
-  /**
-   * Desktop: asks where to save with the native dialog and writes the ZIP there (`path`; `canceled`
-   * when the dialog was dismissed). Browser mode: prepares it for one GET of `downloadUrl` with the
-   * run's token. The ZIP itself never travels in JSON.
-   */
+  /** The chosen images as one ZIP, delivered as `delivered` says. */
   'library.exportZip': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000) }).strict(),
-    output: z.object({
-      name: z.string(),
-      images: z.number().int(),
-      canceled: z.boolean(),
-      path: z.string().nullable(),
-      downloadUrl: z.string().nullable(),
-    }),
+    output: delivered.extend({ images: z.number().int() }),
   },
   /** A PDF contact sheet of images, delivered like a ZIP export (save dialog, or a one-time download). */
   'library.exportContactSheet': {
@@ -65,25 +67,12 @@ export const libraryMethods = {
         whatWorked: whatWorkedQuerySchema.optional(),
       })
       .strict(),
-    output: z.object({
-      name: z.string(),
-      images: z.number().int(),
-      pages: z.number().int(),
-      canceled: z.boolean(),
-      path: z.string().nullable(),
-      downloadUrl: z.string().nullable(),
-    }),
+    output: delivered.extend({ images: z.number().int(), pages: z.number().int() }),
   },
   /** The "What worked" table as CSV or XLSX, delivered like a ZIP export (save dialog, or a one-time download). */
   'library.exportWhatWorked': {
     input: z.object({ query: whatWorkedQuerySchema, format: z.enum(['csv', 'xlsx']) }).strict(),
-    output: z.object({
-      name: z.string(),
-      rows: z.number().int(),
-      canceled: z.boolean(),
-      path: z.string().nullable(),
-      downloadUrl: z.string().nullable(),
-    }),
+    output: delivered.extend({ rows: z.number().int() }),
   },
   'library.exportFolder': {
     input: z.object({ ids: z.array(z.string()).min(1).max(20_000), folder: z.string().min(1) }).strict(),
