@@ -21,6 +21,9 @@ test.describe('plain browser mode', () => {
     await section.getByLabel('Look for updates').selectOption('manual');
     await section.getByLabel('Channel').selectOption('beta');
     await expect(section.getByLabel('Install a downloaded update when I quit the studio')).not.toBeChecked();
+    // The choices show once main has kept them (the selects show main's preferences, not the click).
+    await expect(section.getByLabel('Look for updates')).toHaveValue('manual');
+    await expect(section.getByLabel('Channel')).toHaveValue('beta');
     await page.reload();
     await expect(page.getByTestId('update-settings').getByLabel('Look for updates')).toHaveValue('manual');
     await expect(page.getByTestId('update-settings').getByLabel('Channel')).toHaveValue('beta');

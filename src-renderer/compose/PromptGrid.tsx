@@ -111,13 +111,23 @@ export function PromptGrid({ ref, draft, issuesByRow, change, onFiles, onPickFil
     () => ({
       focusRow: (row: number) => {
         focusCell({ row, col: 1 });
-        // Once focused, the whole row (its messages too) is brought clear of the sticky totals bar.
-        const reveal = (attempt: number) => {
+        // Once focused, the whole row (its messages too) is brought clear of the sticky totals bar,
+        // and kept so until it has stayed in view for a few frames: the virtualizer measures the
+        // rows it has just drawn and may move them after the first reveal (seen on a busy machine).
+        const reveal = (attempt: number, settled: number) => {
           const el = scroller.current?.querySelector<HTMLElement>(`[data-drop-row="${row}"]`);
-          if (el && el.contains(document.activeElement)) el.scrollIntoView({ block: 'nearest' });
-          else if (attempt < 8) requestAnimationFrame(() => reveal(attempt + 1));
+          const view = scroller.current?.getBoundingClientRect();
+          let inView = false;
+          if (el && view && el.contains(document.activeElement)) {
+            const box = el.getBoundingClientRect();
+            const bar = document.querySelector('.totals-bar')?.getBoundingClientRect().top ?? Infinity;
+            inView = box.top >= view.top && box.bottom <= Math.min(view.bottom, bar);
+            if (!inView) el.scrollIntoView({ block: 'nearest' });
+          }
+          if (settled < 3 && attempt < 30)
+            requestAnimationFrame(() => reveal(attempt + 1, inView ? settled + 1 : 0));
         };
-        requestAnimationFrame(() => reveal(0));
+        requestAnimationFrame(() => reveal(0, 0));
       },
     }),
     [focusCell],

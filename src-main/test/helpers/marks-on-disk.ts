@@ -3,6 +3,9 @@ import { join } from 'node:path';
 
 type Entry = { mark: string | null; stars: number };
 
+/** A person's marks file, not a temporary file being renamed into place. */
+const PERSON_FILE = /^[A-Za-z0-9_-]+\.json$/;
+
 /**
  * A person's marks as their file in a batch folder holds them (`review/<id>.json`), read straight
  * from disk as another tool would: `personId` omitted, the folder's one person file.
@@ -12,7 +15,7 @@ export function personMarksOnDisk(
   personId?: string,
 ): { format: string; person: { id: string; name: string }; images: Record<string, Entry> } {
   const dir = join(folder, 'review');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^[A-Za-z0-9_-]+\.json$/.test(f)) : [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => PERSON_FILE.test(f)) : [];
   const file = personId ? `${personId}.json` : files.length === 1 ? files[0] : undefined;
   if (!file) throw new Error(`no single person's marks in ${dir}: ${files.join(', ') || 'none'}`);
   const parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
@@ -26,7 +29,12 @@ export function personMarksOnDisk(
   return { ...parsed, images };
 }
 
-/** The marks in a batch folder of a library with one person, by image file; none yet is none. */
+/**
+ * The marks in a batch folder of a library with one person, by image file; none yet is none. The
+ * review folder is made before the person's file is renamed into it, so an empty one is none yet.
+ */
 export function soleMarksOnDisk(folder: string): Record<string, Entry> {
-  return existsSync(join(folder, 'review')) ? personMarksOnDisk(folder).images : {};
+  const dir = join(folder, 'review');
+  const people = existsSync(dir) ? readdirSync(dir).filter((f) => PERSON_FILE.test(f)) : [];
+  return people.length ? personMarksOnDisk(folder).images : {};
 }
