@@ -3,8 +3,12 @@ import { draftSchema } from './draft';
 import { GATEWAY_LIMITS } from './draft-rules';
 import { libraryFilterSchema } from './library-view';
 
-/** The name `by` takes for the model an image was made on, beside the template's variable names. */
-export const WHAT_WORKED_MODEL = 'model';
+/**
+ * The name `by` takes for the model an image was made on, beside the template's variable names. A
+ * variable's name is letters, digits, `_` and `-` only (prompt-template.ts), so it can never be
+ * this: a template with a variable called `model` is grouped by that variable or by the model, as asked.
+ */
+export const WHAT_WORKED_MODEL = '@model';
 
 /**
  * "What worked": the images under a Library filter, grouped by the values of one to three
@@ -45,7 +49,7 @@ export const whatWorkedRowSchema = z.object({
 export type WhatWorkedRow = z.infer<typeof whatWorkedRowSchema>;
 
 export const whatWorkedResultSchema = z.object({
-  /** Every variable present under the filter, and 'model'. */
+  /** Every variable present under the filter, and WHAT_WORKED_MODEL. */
   variables: z.array(z.string()),
   rows: z.array(whatWorkedRowSchema),
   /** Images under the filter. */
