@@ -80,32 +80,41 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
     `create temp table what_worked (${columns.join(', ')}, primary key (${['f', 's', ...k].join(', ')})) without rowid`,
   );
   try {
-    const group = ordered
-      ? `group by images.folder, images.shape${Array.from({ length: last + 1 }, (_, i) => `, images.v${i}`).join('')}`
-      : '';
-    // A mark compared is null where there is none: a group's sum of nothing but nulls is 0, as
-    // a null added on conflict would make the whole sum null.
-    const add = (sql: string) => (ordered ? `coalesce(sum(${sql}), 0)` : `coalesce(${sql}, 0)`);
     const byModel = q.by.includes(WHAT_WORKED_MODEL);
-    // The folder is kept for its model only: otherwise a folder's groups fall into the same rows.
-    const from = `select ${byModel ? 'images.folder' : '0'}, coalesce(images.shape, 0),
-      ${keys.map((key) => `${key.sql},`).join(' ')}`;
     const index = w.matches.length ? '' : 'indexed by images_worked';
     const params = [...keys.flatMap((key) => key.params), ...w.params];
+    const slots = ordered ? Array.from({ length: last + 1 }, (_, i) => `images.v${i}`) : [];
+    // Each image's group: the folder kept for its model only (otherwise a folder's groups fall into
+    // the same rows), its variables' names and the values asked for.
+    const group = `${byModel ? 'images.folder' : '0'}, coalesce(images.shape, 0), ${keys.map((key) => `${key.sql},`).join(' ')}`;
+    /**
+     * Adds up `sums` (SQL over an image, by name) of the images under `condition` into the table.
+     * In the index's order, its groups are made first and only then given their keys (worked out
+     * once a group, not once an image); otherwise each image goes to its row.
+     */
+    const addUp = (sums: string[], condition: string, update: string) => {
+      const names = sums.map((_, i) => `a${i}`);
+      const source = ordered
+        ? `(select ${['images.folder as folder', 'images.shape as shape', ...slots.map((v, i) => `${v} as v${i}`)].join(', ')},
+             ${sums.map((sql, i) => `${sql === '1' ? 'count(*)' : `coalesce(sum(${sql}), 0)`} as a${i}`).join(', ')}
+           from images ${index} ${condition} group by ${['images.folder', 'images.shape', ...slots].join(', ')}) as images`
+        : `images ${index} ${condition}`;
+      db.prepare(
+        `insert into what_worked (${columns.join(', ')})
+         select ${group} ${ordered ? names.map((name) => `images.${name}`).join(', ') : sums.map((sql) => `coalesce(${sql}, 0)`).join(', ')}
+         from ${source} ${ordered ? 'where true' : ''} on conflict do update set ${update}`,
+      ).run(...params);
+    };
     // Two walks of the index: every image counted (nothing else added up: the cheapest), then the
-    // few with a mark or stars added up; most images have none, and adding up is what costs.
-    db.prepare(
-      `insert into what_worked (${columns.join(', ')})
-       ${from} ${ordered ? 'count(*)' : '1'}, ${SUMS.map(() => '0').join(', ')}
-       from images ${index} ${w.sql || 'where true'} ${group}
-       on conflict do update set n = n + excluded.n`,
-    ).run(...params);
-    db.prepare(
-      `insert into what_worked (${columns.join(', ')})
-       ${from} 0, ${SUMS.map((name) => add(marks[name])).join(', ')}
-       from images ${index} ${w.sql ? `${w.sql} and` : 'where'} (${MARKED}) ${group}
-       on conflict do update set ${SUMS.map((name) => `${name} = ${name} + excluded.${name}`).join(', ')}`,
-    ).run(...params);
+    // few with a mark or stars added up; most images have none, and adding up is what costs. A
+    // mark compared is null where there is none: a sum of nothing but nulls is made 0, as a null
+    // added on conflict would make the whole sum null.
+    addUp(['1', ...SUMS.map(() => '0')], w.sql || 'where true', 'n = n + excluded.n');
+    addUp(
+      ['0', ...SUMS.map((name) => marks[name])],
+      `${w.sql ? `${w.sql} and` : 'where'} (${MARKED})`,
+      SUMS.map((name) => `${name} = ${name} + excluded.${name}`).join(', '),
+    );
     let text = 0;
     const selected = q.by.map((name) => {
       if (name === WHAT_WORKED_MODEL) return 'g.model';
