@@ -11,6 +11,14 @@ import { libraryFilterSchema } from './library-view';
 export const WHAT_WORKED_MODEL = '@model';
 
 /**
+ * The rows the view is sent at first: a value typed per image (a take, a seed) can make a row per
+ * image, and a hundred thousand rows help nobody choose; the rest are a click away.
+ */
+export const WHAT_WORKED_ROWS = 200;
+/** Every row, for an export. */
+export const WHAT_WORKED_ALL = 1_000_000;
+
+/**
  * "What worked": the images under a Library filter, grouped by the values of one to three
  * variables (or the model). `marksBy` says whose marks count: this person's, everyone's (an image
  * anyone picked counts as picked), or agreement only (at least two people marked it, all alike:
@@ -21,6 +29,8 @@ export const whatWorkedQuerySchema = libraryFilterSchema
   .extend({
     by: z.array(z.string().min(1).max(100)).min(1).max(3),
     marksBy: z.enum(['mine', 'everyone', 'agreement']).default('everyone'),
+    /** The best rows sent; the rest are counted in `more` (an export asks for all of them). */
+    limit: z.number().int().min(1).max(WHAT_WORKED_ALL).default(WHAT_WORKED_ROWS),
   })
   .strict();
 export type WhatWorkedQuery = z.input<typeof whatWorkedQuerySchema>;
@@ -51,7 +61,10 @@ export type WhatWorkedRow = z.infer<typeof whatWorkedRowSchema>;
 export const whatWorkedResultSchema = z.object({
   /** Every variable present under the filter, and WHAT_WORKED_MODEL. */
   variables: z.array(z.string()),
+  /** The best rows, at most the query's `limit`. */
   rows: z.array(whatWorkedRowSchema),
+  /** Rows ranked below those, not sent. */
+  more: z.number().int(),
   /** Images under the filter. */
   images: z.number().int(),
   /** Of them, images without parts (typed by hand and never split). */

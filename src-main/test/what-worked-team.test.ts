@@ -269,7 +269,13 @@ describe('What worked over a team’s marks', () => {
       ['owl/m', 1, 1, 4],
       ['cat/m', 1, 0, null],
     ]);
-    expect((await catalog.whatWorked({ by: ['g', 'take'] })).rows.length).toBe(301);
+    // A row an image: the best 200 sent, the rest counted, and all of them when asked for.
+    const capped = await catalog.whatWorked({ by: ['g', 'take'] });
+    expect([capped.rows.length, capped.more, capped.images]).toEqual([200, 101, 302]);
+    expect(capped.rows[0]!.values).toEqual({ g: '', take: 't0' });
+    const all = await catalog.whatWorked({ by: ['g', 'take'], limit: 1000 });
+    expect([all.rows.length, all.more]).toEqual([301, 0]);
+    expect(all.rows.slice(0, 200)).toEqual(capped.rows);
     catalog.close();
   });
 });

@@ -158,9 +158,11 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
         score: interval.low,
       };
     });
+    const ranked = rankWhatWorked(out);
     return {
       variables: [...names, WHAT_WORKED_MODEL],
-      rows: rankWhatWorked(out),
+      rows: ranked.slice(0, q.limit),
+      more: Math.max(0, ranked.length - q.limit),
       images: images ?? 0,
       unparted: unparted ?? 0,
     };
