@@ -348,6 +348,7 @@ export const en = {
     replace: 'Replace the grid',
   },
   findParts: {
+    finding: 'Finding the words that vary…',
     title: 'Find the parts of your prompts',
     intro:
       'The words that vary between rows become parts, as you would split a column. What worked then tells which value got picked.',

@@ -339,6 +339,7 @@ export const zhCN: Messages = {
     replace: '替换整个表格',
   },
   findParts: {
+    finding: '正在查找各行之间变化的词语…',
     title: '找出提示词的组成部分',
     intro: '各行之间不同的词会成为组成部分，就像拆分表格的一列。之后“效果分析”会告诉你哪个取值被选中。',
     rows_one: '正在查看 {{count}} 行没有组成部分的提示词。',
