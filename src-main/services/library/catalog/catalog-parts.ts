@@ -25,7 +25,15 @@ export function partsWriter(db: CatalogDb): (parts: ImageParts) => PartsColumns 
   const findText = db.prepare('select id from part_texts where name = ? and value = ?').raw();
   const addText = db.prepare('insert into part_texts (name, value) values (?, ?)');
   const known = new Map<string, PartsColumns>();
+  // Names and values repeat across a folder's combinations (a subject in every row): looked up once.
+  const shapes = new Map<string, number>();
+  const texts = new Map<string, number>();
   const idOf = (row: unknown) => (row as [number] | undefined)?.[0];
+  const once = (cache: Map<string, number>, key: string, find: () => unknown, add: () => number) => {
+    let id = cache.get(key);
+    if (id === undefined) cache.set(key, (id = idOf(find()) ?? add()));
+    return id;
+  };
   return (parts) => {
     const entries = Object.entries(parts.values);
     const vals = JSON.stringify(entries);
@@ -38,16 +46,26 @@ export function partsWriter(db: CatalogDb): (parts: ImageParts) => PartsColumns 
       entries.forEach(([name, v], ord) => value.run(id, name, v, ord));
     }
     const names = JSON.stringify(entries.map(([name]) => name));
-    const shape = idOf(findShape.get(names)) ?? Number(addShape.run(names).lastInsertRowid);
+    const shape = once(
+      shapes,
+      names,
+      () => findShape.get(names),
+      () => Number(addShape.run(names).lastInsertRowid),
+    );
     // Every value gets its number, the ones past the sixth too: a variable found there is grouped
     // through part_values (partKey), by the same numbers.
-    const texts = entries.map(
-      ([name, v]) => idOf(findText.get(name, v)) ?? Number(addText.run(name, v).lastInsertRowid),
+    const ids = entries.map(([name, v]) =>
+      once(
+        texts,
+        JSON.stringify([name, v]),
+        () => findText.get(name, v),
+        () => Number(addText.run(name, v).lastInsertRowid),
+      ),
     );
     const columns: PartsColumns = [
       id,
       shape,
-      ...Array.from({ length: PART_SLOTS }, (_, i) => texts[i] ?? null),
+      ...Array.from({ length: PART_SLOTS }, (_, i) => ids[i] ?? null),
     ];
     known.set(key, columns);
     return columns;
