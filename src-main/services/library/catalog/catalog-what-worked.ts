@@ -7,7 +7,7 @@ import {
   type WhatWorkedRow,
   type whatWorkedQuerySchema,
 } from '../../../../src-shared/what-worked';
-import type { CatalogDb } from './catalog-db';
+import { MARKED_SQL, type CatalogDb } from './catalog-db';
 import { ID_SQL } from './catalog-ids';
 import { FROM, where } from './catalog-list-sql';
 import { fewBefore, lastSlot, partKey, partShapes } from './catalog-parts';
@@ -15,11 +15,10 @@ import { fewBefore, lastSlot, partKey, partShapes } from './catalog-parts';
 type Query = z.output<typeof whatWorkedQuerySchema>;
 
 /**
- * What a row adds up over the images with a mark or stars of anyone's (MARKED), in the temporary
+ * What a row adds up over the images with a mark or stars of anyone's (MARKED_SQL), in the temporary
  * table's order; rated: not unrated, each image's unrated being its images less these.
  */
 const SUMS = ['picked', 'rejected', 'rated', 'starred', 'stars'] as const;
-const MARKED = 'images.mark is not null or images.stars > 0 or images.marked > 0 or images.team_starred > 0';
 
 /**
  * Whose marks count, as SQL over an image's own columns (catalog-db.ts). Mine: this person's mark
@@ -81,7 +80,7 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
   );
   try {
     const byModel = q.by.includes(WHAT_WORKED_MODEL);
-    const index = w.matches.length ? '' : 'indexed by images_worked';
+    const walk = (index: string) => (w.matches.length ? '' : `indexed by ${index}`);
     const params = [...keys.flatMap((key) => key.params), ...w.params];
     const slots = ordered ? Array.from({ length: last + 1 }, (_, i) => `images.v${i}`) : [];
     // Each image's group: the folder kept for its model only (otherwise a folder's groups fall into
@@ -92,27 +91,28 @@ export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
      * In the index's order, its groups are made first and only then given their keys (worked out
      * once a group, not once an image); otherwise each image goes to its row.
      */
-    const addUp = (sums: string[], condition: string, update: string) => {
+    const addUp = (sums: string[], index: string, condition: string, update: string) => {
       const names = sums.map((_, i) => `a${i}`);
       const source = ordered
         ? `(select ${['images.folder as folder', 'images.shape as shape', ...slots.map((v, i) => `${v} as v${i}`)].join(', ')},
              ${sums.map((sql, i) => `${sql === '1' ? 'count(*)' : `coalesce(sum(${sql}), 0)`} as a${i}`).join(', ')}
-           from images ${index} ${condition} group by ${['images.folder', 'images.shape', ...slots].join(', ')}) as images`
-        : `images ${index} ${condition}`;
+           from images ${walk(index)} ${condition} group by ${['images.folder', 'images.shape', ...slots].join(', ')}) as images`
+        : `images ${walk(index)} ${condition}`;
       db.prepare(
         `insert into what_worked (${columns.join(', ')})
          select ${group} ${ordered ? names.map((name) => `images.${name}`).join(', ') : sums.map((sql) => `coalesce(${sql}, 0)`).join(', ')}
          from ${source} ${ordered ? 'where true' : ''} on conflict do update set ${update}`,
       ).run(...params);
     };
-    // Two walks of the index: every image counted (nothing else added up: the cheapest), then the
-    // few with a mark or stars added up; most images have none, and adding up is what costs. A
+    // Two walks: every image counted (nothing else added up: the cheapest), then the few with a
+    // mark or stars added up, from their own index; most images have none, and adding up costs. A
     // mark compared is null where there is none: a sum of nothing but nulls is made 0, as a null
     // added on conflict would make the whole sum null.
-    addUp(['1', ...SUMS.map(() => '0')], w.sql || 'where true', 'n = n + excluded.n');
+    addUp(['1', ...SUMS.map(() => '0')], 'images_worked', w.sql || 'where true', 'n = n + excluded.n');
     addUp(
       ['0', ...SUMS.map((name) => marks[name])],
-      `${w.sql ? `${w.sql} and` : 'where'} (${MARKED})`,
+      'images_worked_marked',
+      `${w.sql ? `${w.sql} and` : 'where'} (${MARKED_SQL})`,
       SUMS.map((name) => `${name} = ${name} + excluded.${name}`).join(', '),
     );
     let text = 0;
