@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSheet } from 'read-excel-file/node';
 import { soleMarksOnDisk } from '../src-main/test/helpers/marks-on-disk';
+import { WHAT_WORKED_MODEL } from '../src-shared/what-worked';
 import {
   batchesAtSandbox,
   expectNoSeriousA11yIssues,
@@ -161,7 +162,7 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   // Which model won for which subject: two at once, one row per pair.
   await by('subject').check();
   await by('light').uncheck();
-  await by('model').check();
+  await by(WHAT_WORKED_MODEL).check();
   await expect(rows).toHaveCount(8);
   await expect(rows.filter({ hasText: FIRST })).toHaveCount(4);
   await expect(rows.filter({ hasText: SECOND })).toHaveCount(4);
@@ -170,7 +171,7 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   // Back to surface: the table and its chart at 1280×800.
   await by('surface').check();
   await by('subject').uncheck();
-  await by('model').uncheck();
+  await by(WHAT_WORKED_MODEL).uncheck();
   await expect(rows).toHaveCount(3);
   await expect(view.getByTestId('what-worked-chart')).toBeVisible();
   await screenshot(page, 'what-worked-en');
@@ -202,7 +203,7 @@ test('What worked ranks the surface that was picked, opens exactly its images an
   expect(text).toContain('What worked, by surface: marble 32 of 32 picked (89–100 %)');
 
   // The keyboard: Tab reaches the table's one row in the tab order; the arrows move; Enter opens.
-  await by('model').focus();
+  await by(WHAT_WORKED_MODEL).focus();
   for (let i = 0; i < 20 && !(await first.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press('Tab');
   await expect(first).toBeFocused();

@@ -130,6 +130,9 @@ function emit(column: Token[][], out: SuggestedParts, name: (index: number) => s
 /** Braces in the fixed text would read as variables: a prompt holding them gets no suggestion. */
 const BRACES = /[{}]/;
 
+/** Rows handled between two pauses of `suggestPartsSteps`: a few milliseconds of work. */
+const ROWS_A_STEP = 100;
+
 /**
  * A template and each prompt's values, or null where rows do not vary (fewer than two different
  * prompts) or cannot be told apart safely. `name(i)` names the i-th variable (0-based).
@@ -138,22 +141,47 @@ export function suggestParts(
   prompts: readonly string[],
   name: (index: number) => string = (i) => `part${i + 1}`,
 ): SuggestedParts | null {
+  const steps = suggestPartsSteps(prompts, name);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `suggestParts` in steps: it pauses (yields) every ROWS_A_STEP rows and between the template's
+ * stretches, so the window can run it a slice at a time between frames (use-suggested-parts.ts)
+ * and never stops answering for the half second 10,000 rows take.
+ */
+export function* suggestPartsSteps(
+  prompts: readonly string[],
+  name: (index: number) => string = (i) => `part${i + 1}`,
+): Generator<void, SuggestedParts | null> {
   if (new Set(prompts).size < 2 || prompts.length > 10_000 || prompts.some((p) => BRACES.test(p)))
     return null;
-  const rows = prompts.map(tokens);
+  const rows: Token[][] = [];
+  for (const prompt of prompts) {
+    rows.push(tokens(prompt));
+    if (rows.length % ROWS_A_STEP === 0) yield;
+  }
   // Long rows cost the table's square: a prompt of thousands of words is not split.
   if (rows.some((r) => r.length > 2000)) return null;
   let skeleton = rows[0]!.filter((t) => t.word).map((t) => t.text);
   // The alignment costs the words of the shared part times each row's: past this budget (thousands
   // of long rows) the studio offers nothing rather than hold the window.
   let budget = 50_000_000;
-  for (const row of rows.slice(1)) {
-    const words = row.filter((t) => t.word).map((t) => t.text);
+  for (let r = 1; r < rows.length; r++) {
+    const words = rows[r]!.filter((t) => t.word).map((t) => t.text);
     budget -= (skeleton.length + 1) * (words.length + 1);
     if (budget < 0) return null;
     skeleton = lcs(skeleton, words);
+    if (r % ROWS_A_STEP === 0) yield;
   }
-  const slots = rows.map((row) => slotsOf(row, skeleton));
+  const slots: Token[][][] = [];
+  for (const row of rows) {
+    slots.push(slotsOf(row, skeleton));
+    if (slots.length % (ROWS_A_STEP * 5) === 0) yield;
+  }
   const out: SuggestedParts = { template: '', names: [], values: prompts.map(() => ({})) };
   for (let s = 0; s <= skeleton.length; s++) {
     emit(
@@ -162,10 +190,14 @@ export function suggestParts(
       name,
     );
     if (s < skeleton.length) out.template += skeleton[s]!;
+    yield;
   }
   const { template, names, values } = out;
   if (!names.length || templateVariables(template).length !== names.length) return null;
-  if (prompts.some((p, i) => fillTemplate(template, values[i]!) !== p)) return null;
+  for (let i = 0; i < prompts.length; i++) {
+    if (fillTemplate(template, values[i]!) !== prompts[i]) return null;
+    if ((i + 1) % (ROWS_A_STEP * 5) === 0) yield;
+  }
   return { template, names, values };
 }
 

@@ -3,8 +3,20 @@ import { draftSchema } from './draft';
 import { GATEWAY_LIMITS } from './draft-rules';
 import { libraryFilterSchema } from './library-view';
 
-/** The name `by` takes for the model an image was made on, beside the template's variable names. */
-export const WHAT_WORKED_MODEL = 'model';
+/**
+ * The name `by` takes for the model an image was made on, beside the template's variable names. A
+ * variable's name is letters, digits, `_` and `-` only (prompt-template.ts), so it can never be
+ * this: a template with a variable called `model` is grouped by that variable or by the model, as asked.
+ */
+export const WHAT_WORKED_MODEL = '@model';
+
+/**
+ * The rows the view is sent at first: a value typed per image (a take, a seed) can make a row per
+ * image, and a hundred thousand rows help nobody choose; the rest are a click away.
+ */
+export const WHAT_WORKED_ROWS = 200;
+/** Every row, for an export. */
+export const WHAT_WORKED_ALL = 1_000_000;
 
 /**
  * "What worked": the images under a Library filter, grouped by the values of one to three
@@ -17,6 +29,8 @@ export const whatWorkedQuerySchema = libraryFilterSchema
   .extend({
     by: z.array(z.string().min(1).max(100)).min(1).max(3),
     marksBy: z.enum(['mine', 'everyone', 'agreement']).default('everyone'),
+    /** The best rows sent; the rest are counted in `more` (an export asks for all of them). */
+    limit: z.number().int().min(1).max(WHAT_WORKED_ALL).default(WHAT_WORKED_ROWS),
   })
   .strict();
 export type WhatWorkedQuery = z.input<typeof whatWorkedQuerySchema>;
@@ -45,9 +59,12 @@ export const whatWorkedRowSchema = z.object({
 export type WhatWorkedRow = z.infer<typeof whatWorkedRowSchema>;
 
 export const whatWorkedResultSchema = z.object({
-  /** Every variable present under the filter, and 'model'. */
+  /** Every variable present under the filter, and WHAT_WORKED_MODEL. */
   variables: z.array(z.string()),
+  /** The best rows, at most the query's `limit`. */
   rows: z.array(whatWorkedRowSchema),
+  /** Rows ranked below those, not sent. */
+  more: z.number().int(),
   /** Images under the filter. */
   images: z.number().int(),
   /** Of them, images without parts (typed by hand and never split). */

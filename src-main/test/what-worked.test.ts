@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandTemplateRows, fillTemplate } from '../../src-shared/prompt-template';
+import { WHAT_WORKED_MODEL } from '../../src-shared/what-worked';
 import { soleMarksOnDisk } from './helpers/marks-on-disk';
 import { call, startServices, submitAndDownload, waitUntil } from './helpers/studio-fixture';
 
@@ -142,7 +143,7 @@ describe('What worked', () => {
     });
     expect(bySurface.images).toBe(50);
     expect(bySurface.unparted).toBe(2);
-    expect(bySurface.variables).toEqual(['subject', 'surface', 'light', 'model']);
+    expect(bySurface.variables).toEqual(['subject', 'surface', 'light', WHAT_WORKED_MODEL]);
     // Marble first; slate and the two typed images (no surface: '') have no pick: more images first.
     expect(bySurface.rows.map((r: any) => r.values.surface)).toEqual(['marble', 'oak', 'slate', '']);
     const strip = (r: any) => {
@@ -162,11 +163,14 @@ describe('What worked', () => {
     // One batch of the run alone; by subject and model, with everyone's marks (one person here).
     const firstBatch = await call(services, 'library.whatWorked', {
       batchId: batches[0].id,
-      by: ['subject', 'model'],
+      by: ['subject', WHAT_WORKED_MODEL],
     });
     expect(firstBatch.images).toBe(24);
     expect(firstBatch.rows).toHaveLength(4);
-    expect(firstBatch.rows[0]).toMatchObject({ values: { subject: 'mug', model: MODELS[0] }, picked: 3 });
+    expect(firstBatch.rows[0]).toMatchObject({
+      values: { subject: 'mug', [WHAT_WORKED_MODEL]: MODELS[0] },
+      picked: 3,
+    });
 
     // A row opens exactly its images in the Library, through the same filter.
     const opened = await call(services, 'library.ids', { parts: { surface: 'marble' } });
@@ -201,8 +205,8 @@ describe('What worked', () => {
 
     // The picked prompts kept as they were, on the model that won them: the second model's picks.
     const kept = await call(services, 'drafts.fromWhatWorked', {
-      query: { by: ['model'] },
-      chosen: [{ model: MODELS[1] }],
+      query: { by: [WHAT_WORKED_MODEL] },
+      chosen: [{ [WHAT_WORKED_MODEL]: MODELS[1] }],
       mode: 'keep',
       outputCount: 1,
     });
@@ -227,17 +231,17 @@ describe('What worked', () => {
     // Typed by hand: a pick there cannot be crossed (no template), but is kept as it was.
     const typed = await call(services, 'library.ids', { batchId: hand.id });
     await call(services, 'library.mark', { ids: typed, mark: 'picked' });
-    const typedQuery = { batchId: hand.id, by: ['model'], marksBy: 'mine' };
+    const typedQuery = { batchId: hand.id, by: [WHAT_WORKED_MODEL], marksBy: 'mine' };
     const noTemplate = await services.dispatch('drafts.fromWhatWorked', {
       query: typedQuery,
-      chosen: [{ model: MODELS[0] }],
+      chosen: [{ [WHAT_WORKED_MODEL]: MODELS[0] }],
       mode: 'cross',
       outputCount: 1,
     });
     expect(!noTemplate.ok && noTemplate.error.code).toBe('STUDIO_WHAT_WORKED_NO_TEMPLATE');
     const typedKept = await call(services, 'drafts.fromWhatWorked', {
       query: typedQuery,
-      chosen: [{ model: MODELS[0] }],
+      chosen: [{ [WHAT_WORKED_MODEL]: MODELS[0] }],
       mode: 'keep',
       outputCount: 4,
     });

@@ -1,11 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../../src-shared/draft';
 import type { PromptParts } from '../../src-shared/prompt-parts';
-import { matchTemplate, suggestParts } from '../../src-shared/prompt-parts-suggest';
+import { matchTemplate } from '../../src-shared/prompt-parts-suggest';
 import { fillTemplate, templateVariables } from '../../src-shared/prompt-template';
 import { Modal } from '../shell/Modal';
 import { TemplateField } from './TemplateField';
+import { useSuggestedParts } from './use-suggested-parts';
 
 /** Rows shown in the preview; the count says how many more there are. */
 const PREVIEW_ROWS = 12;
@@ -43,15 +44,13 @@ export function FindPartsDialog({
         .filter((r, i) => !partsHold(draft.items[i]!) && r.prompt.trim()),
     [draft.items],
   );
-  const suggested = useMemo(
-    () =>
-      suggestParts(
-        rows.map((r) => r.prompt),
-        (n) => t('findParts.defaultName', { n: n + 1 }),
-      ),
-    [rows, t],
-  );
-  const [template, setTemplate] = useState(suggested?.template ?? '');
+  const prompts = useMemo(() => rows.map((r) => r.prompt), [rows]);
+  const nameOf = useCallback((n: number) => t('findParts.defaultName', { n: n + 1 }), [t]);
+  const suggestion = useSuggestedParts(prompts, nameOf);
+  const suggested = suggestion.parts;
+  // The suggestion until the person changes it.
+  const [edited, setTemplate] = useState<string>();
+  const template = edited ?? suggested?.template ?? '';
   const names = templateVariables(template);
   const matched = useMemo(
     () => rows.map((r) => ({ ...r, values: template ? matchTemplate(template, r.prompt) : null })),
@@ -63,7 +62,7 @@ export function FindPartsDialog({
   function rename(from: string, to: string) {
     const clean = to.replace(NOT_NAME, '');
     if (!clean || (clean !== from && names.includes(clean))) return;
-    setTemplate((text) => text.split(`{${from}}`).join(`{${clean}}`));
+    setTemplate(template.split(`{${from}}`).join(`{${clean}}`));
   }
 
   function apply() {
@@ -79,7 +78,11 @@ export function FindPartsDialog({
       <p className="muted" role="status">
         {t('findParts.rows', { count: rows.length })}
       </p>
-      {!suggested ? (
+      {!suggestion.done ? (
+        <p className="muted" role="status" data-testid="find-parts-finding">
+          {t('findParts.finding')}
+        </p>
+      ) : !suggested ? (
         <p className="notice" data-testid="find-parts-none">
           {t('findParts.none')}
         </p>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WHAT_WORKED_MODEL } from '../../src-shared/what-worked';
 import {
   filterKey,
   pickedFilter,
@@ -29,8 +30,12 @@ describe('What worked: the filters it asks and opens', () => {
   });
 
   it('opens a row as the query narrowed to its model and parts, an image without the part as ""', () => {
-    const query = whatWorkedQuery({ ...library, parts: { light: 'dusk' } }, ['surface', 'model'], 'everyone');
-    const row = { values: { surface: '', model: 'imgvendor-3-pro-image' } };
+    const query = whatWorkedQuery(
+      { ...library, parts: { light: 'dusk' } },
+      ['surface', WHAT_WORKED_MODEL],
+      'everyone',
+    );
+    const row = { values: { surface: '', [WHAT_WORKED_MODEL]: 'imgvendor-3-pro-image' } };
     expect(rowFilter(query, row)).toEqual({
       batchId: 'b1',
       search: 'fox',
@@ -39,7 +44,7 @@ describe('What worked: the filters it asks and opens', () => {
       model: 'imgvendor-3-pro-image',
       parts: { light: 'dusk', surface: '' },
     });
-    expect(rowKey(row, ['surface', 'model'])).toBe('["","imgvendor-3-pro-image"]');
+    expect(rowKey(row, ['surface', WHAT_WORKED_MODEL])).toBe('["","imgvendor-3-pro-image"]');
   });
 
   it('shows the picks under the same marks the table counted', () => {

@@ -348,6 +348,7 @@ export const en = {
     replace: 'Replace the grid',
   },
   findParts: {
+    finding: 'Finding the words that vary…',
     title: 'Find the parts of your prompts',
     intro:
       'The words that vary between rows become parts, as you would split a column. What worked then tells which value got picked.',
@@ -720,6 +721,9 @@ export const en = {
     keys: '↑ ↓ move · Enter shows the images · Space marks a winner.',
     chart: 'Share picked, with its 95 % interval',
     chartMore: 'Drawn here: the first {{shown}}; the table has all {{total}}.',
+    more_one: '{{count, number}} more row, ranked lower',
+    more_other: '{{count, number}} more rows, ranked lower',
+    showAll: 'Show all',
     empty: 'No images under this filter.',
     newDraft: 'New draft from what worked…',
     exportCsv: 'Export CSV',

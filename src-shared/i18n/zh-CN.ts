@@ -339,6 +339,7 @@ export const zhCN: Messages = {
     replace: '替换整个表格',
   },
   findParts: {
+    finding: '正在查找各行之间变化的词语…',
     title: '找出提示词的组成部分',
     intro: '各行之间不同的词会成为组成部分，就像拆分表格的一列。之后“效果分析”会告诉你哪个取值被选中。',
     rows_one: '正在查看 {{count}} 行没有组成部分的提示词。',
@@ -694,6 +695,9 @@ export const zhCN: Messages = {
     keys: '↑ ↓ 移动 · Enter 显示图像 · 空格键标为胜出。',
     chart: '选用比例及其 95% 区间',
     chartMore: '显示前 {{shown}} 行，共 {{total}} 行；表格中有全部行。',
+    more_one: '另有 {{count, number}} 行，排名靠后',
+    more_other: '另有 {{count, number}} 行，排名靠后',
+    showAll: '显示全部',
     empty: '当前筛选下没有图像。',
     newDraft: '根据效果新建草稿…',
     exportCsv: '导出 CSV',

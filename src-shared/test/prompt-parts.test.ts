@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchTemplate, suggestParts } from '../prompt-parts-suggest';
+import { matchTemplate, suggestParts, suggestPartsSteps } from '../prompt-parts-suggest';
 import { expandTemplateRows, fillTemplate } from '../prompt-template';
 import { pickInterval, rankWhatWorked } from '../what-worked';
 
@@ -106,5 +106,17 @@ describe('parts for many rows', () => {
     expect(found.values[9_999]).toEqual({ part1: 'cup', part2: '9999' });
     const long = Array.from({ length: 200 }, (_, i) => `${'word '.repeat(1500)}${i}`);
     expect(suggestParts(long)).toBeNull();
+  });
+
+  it('works out the same parts in steps, a hundred rows each, for the window to run between frames', () => {
+    const subjects = ['mug', 'bowl', 'vase', 'jug', 'cup'];
+    const prompts = Array.from({ length: 10_000 }, (_, i) => `A ${subjects[i % 5]} number ${i} on oak`);
+    const steps = suggestPartsSteps(prompts);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    // 10,000 rows read, aligned and checked, 100 (500 for the check) between two pauses.
+    expect(pauses).toBeGreaterThanOrEqual(10_000 / 100 + 10_000 / 100 + 10_000 / 500);
+    expect(step.value).toEqual(suggestParts(prompts));
   });
 });

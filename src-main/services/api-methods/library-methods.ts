@@ -10,6 +10,7 @@ import { writeContactSheet } from '../contact-sheet/contact-sheet';
 import { contactSheetLabels, contactSheetName } from '../contact-sheet/contact-sheet-labels';
 import type { Language } from '../../../src-shared/settings';
 import { translatorIn } from '../../../src-shared/i18n/translator';
+import { WHAT_WORKED_ALL } from '../../../src-shared/what-worked';
 import {
   whatWorkedFileName,
   whatWorkedSheetLine,
@@ -71,7 +72,11 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
     },
     'library.exportWhatWorked': async ({ query, format }) => {
       const language = deps.language();
-      const table = whatWorkedTable(await library.whatWorked(query), query.by, language);
+      const table = whatWorkedTable(
+        await library.whatWorked({ ...query, limit: WHAT_WORKED_ALL }),
+        query.by,
+        language,
+      );
       const name = whatWorkedFileName(format);
       const title = translatorIn(language)('worked.title');
       const out = await deliverExport(name, (file) => writeWhatWorkedTable(table, format, title, file), deps);

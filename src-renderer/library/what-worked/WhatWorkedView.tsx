@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LibraryFilter } from '../../../src-shared/library-view';
 import { StudioError } from '../../../src-shared/studio-error';
-import { WHAT_WORKED_MODEL, type WhatWorkedRow } from '../../../src-shared/what-worked';
+import { WHAT_WORKED_ALL, WHAT_WORKED_MODEL, type WhatWorkedRow } from '../../../src-shared/what-worked';
 import { useStudioQuery } from '../../app/studio-queries';
 import { ContactSheetDialog } from '../ContactSheetDialog';
 import { ErrorNotice } from '../../shell/ErrorNotice';
@@ -52,11 +52,15 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
   const [error, setError] = useState<StudioError>();
   const [drafting, setDrafting] = useState(false);
   const [sheetIds, setSheetIds] = useState<string[]>();
+  // The best rows first (WHAT_WORKED_ROWS); all of them once asked for, until the grouping changes.
+  const [all, setAll] = useState(false);
   const by = useMemo(() => stored ?? [WHAT_WORKED_MODEL], [stored]);
   const query = useMemo(() => whatWorkedQuery(filter, by, marksBy), [filter, by, marksBy]);
   // Asked again at each opening: marks made in the gallery since then count. No placeholder from
   // the last answer: its rows are by other names, and would be drawn under these columns.
-  const result = useStudioQuery('library.whatWorked', query, { staleTime: 0 });
+  const result = useStudioQuery('library.whatWorked', all ? { ...query, limit: WHAT_WORKED_ALL } : query, {
+    staleTime: 0,
+  });
   const rows = useMemo(() => result.data?.rows ?? [], [result.data]);
   const variables = result.data?.variables ?? [WHAT_WORKED_MODEL];
   const exports = useWhatWorkedExports(query, { onMessage: setMessage, onError: setError });
@@ -80,6 +84,7 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
     useWhatWorked.setState({ by: next });
     setChosen(undefined);
     setActive(0);
+    setAll(false);
   };
   const open = (row: WhatWorkedRow) => {
     const shown = rowFilter(query, row);
@@ -160,6 +165,14 @@ function WhatWorkedView({ filter, teamMarks, onShow }: HostProps) {
             onChoose={choose}
             onOpen={open}
           />
+          {data && data.more > 0 && (
+            <p className="muted ww-more" data-testid="what-worked-more">
+              {t('worked.more', { count: data.more })}{' '}
+              <button type="button" onClick={() => setAll(true)}>
+                {t('worked.showAll')}
+              </button>
+            </p>
+          )}
         </div>
         {rows.length > 0 && <WhatWorkedChart by={by} rows={rows} active={active} />}
       </div>

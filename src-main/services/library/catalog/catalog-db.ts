@@ -5,7 +5,11 @@ import { logCaught, logInfo } from '../../log/studio-log';
 import { makeDirSync } from '../../storage/atomic-file';
 
 /** Bumped whenever the tables change: an older catalog is dropped and rebuilt from the folders. */
-const SCHEMA_VERSION = 9;
+const SCHEMA_VERSION = 10;
+
+/** An image with a mark or stars of anyone's: images_worked_marked's images (catalog-what-worked.ts). */
+export const MARKED_SQL =
+  'images.mark is not null or images.stars > 0 or images.marked > 0 or images.team_starred > 0';
 
 // Sized for a million images (issue 26): what a batch folder says once (its batch, task, model,
 // run and time) is kept once in `folders`, and an image points at its folder by number; an
@@ -61,7 +65,20 @@ create table if not exists images (
   similar_leader integer,
   similar_size integer,
   -- Its prompt's parts (prompt_parts.id); null for a prompt without (typed by hand, older batches).
-  parts integer
+  parts integer,
+  -- The same parts as "What worked" groups them (catalog-parts.ts): the variables' names as one
+  -- number (part_shapes), and the first six values as numbers (part_texts) in the template's
+  -- order, so grouping by a value reads the image's own index entry and never its combination.
+  shape integer,
+  v0 integer,
+  v1 integer,
+  v2 integer,
+  v3 integer,
+  v4 integer,
+  v5 integer,
+  -- The team's stars as team-marks.ts counts them: the people who gave stars, and those stars added.
+  team_starred integer not null default 0,
+  team_stars integer not null default 0
 );
 -- An image by its id (folder and file), and a folder's images.
 create unique index if not exists images_file on images(folder, file);
@@ -141,10 +158,24 @@ create table if not exists part_values (
 ) without rowid;
 create index if not exists part_values_value on part_values(name, value);
 create index if not exists images_parts on images(parts) where parts is not null;
--- What "What worked" adds up, for every image, in the order it groups them (folder, then parts):
--- the view walks this index alone, with no sort and no visit of the rows (about 20 bytes an image;
--- grouping by the table itself sorted 100,000 rows, 3-4x slower).
-create index if not exists images_worked on images(folder, parts, mark, stars, picks, rejects, marked, created_at);
+-- The names of a template's variables, in its order, as JSON: one row per distinct list.
+create table if not exists part_shapes (id integer primary key, names text not null unique);
+-- Each variable's values, a number each: what images.v0..v5 hold.
+create table if not exists part_texts (
+  id integer primary key,
+  name text not null,
+  value text not null,
+  unique (name, value)
+);
+-- What "What worked" adds up, for every image, in the order it groups them (folder, names, then
+-- values in the template's order): the view walks this index alone, with no visit of the rows
+-- and, grouping by the first variables, no sort (about 30 bytes an image).
+create index if not exists images_worked on images(folder, shape, v0, v1, v2, v3, v4, v5, parts, mark, stars,
+  picks, rejects, marked, split, team_starred, team_stars, created_at);
+-- The same for the images with a mark or stars of anyone's (a tenth or so), which What worked adds up
+-- in a second walk: that walk skips the others.
+create index if not exists images_worked_marked on images(folder, shape, v0, v1, v2, v3, v4, v5, parts, mark,
+  stars, picks, rejects, marked, split, team_starred, team_stars, created_at) where ${MARKED_SQL};
 `;
 
 export type CatalogDb = Database.Database;

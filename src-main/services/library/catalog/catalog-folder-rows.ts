@@ -5,13 +5,24 @@ import { idInFolderSql } from './catalog-ids';
 import { USUAL_MIME } from './catalog-list-sql';
 import { cjkText, wordTerms } from './catalog-search';
 import { stackScope } from './catalog-stack-scope';
-import type { ImageParts } from '../folders/prompt-parts-of';
+import { NO_PARTS, partsWriter } from './catalog-parts';
 import { teamCounts, type TeamEntry } from '../folders/team-marks';
 
-/** The images row's team columns (catalog-db.ts): picks, rejects, marked, split. */
-export function teamColumns(entries: readonly TeamEntry[]): [number, number, number, number] {
+/**
+ * The images row's team columns (catalog-db.ts): picks, rejects, marked, split, and the stars of
+ * the entries that count (people who gave any, and their sum), by the same rule as the marks.
+ */
+export function teamColumns(entries: readonly TeamEntry[]): [number, number, number, number, number, number] {
   const c = teamCounts(entries);
-  return [c.picks, c.rejects, c.marked, c.split];
+  const starred = c.counted.filter((e) => e.stars > 0);
+  return [
+    c.picks,
+    c.rejects,
+    c.marked,
+    c.split,
+    starred.length,
+    starred.reduce((sum, e) => sum + e.stars, 0),
+  ];
 }
 
 /**
@@ -91,7 +102,8 @@ export function writeFolder(
   const folder = Number(lastInsertRowid);
   const insert = db.prepare(
     `insert into images (folder, file, custom_id, prompt, row_index, created_at, mime, bytes, mark, stars,
-     picks, rejects, marked, split, phash, parts) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     picks, rejects, marked, split, team_starred, team_stars, phash, parts, shape, v0, v1, v2, v3, v4, v5)
+     values (${Array(25).fill('?').join(', ')})`,
   );
   const entry = db.prepare(
     'insert or replace into team_marks (image, person, mark, stars) values (?, ?, ?, ?)',
@@ -101,7 +113,7 @@ export function writeFolder(
   const text = db.prepare('insert into images_text (rowid, text) values (?, ?)');
   const terms = db.prepare('insert into images_terms (rowid, terms) values (?, ?)');
   const source = db.prepare('insert into image_sources (image_id, source_id) values (?, ?)');
-  const partsOf = promptPartsIds(db);
+  const partsOf = partsWriter(db);
   // In the folder's order, one after another: their rowids are that order (catalog-db.ts).
   for (const i of [...images].sort((a, b) => a.ord - b.ord)) {
     const row = insert.run(
@@ -117,7 +129,7 @@ export function writeFolder(
       i.stars,
       ...teamColumns(i.team),
       i.hash ? Buffer.from(i.hash, 'hex') : null,
-      i.parts ? partsOf(i.parts) : null,
+      ...(i.parts ? partsOf(i.parts) : NO_PARTS),
     ).lastInsertRowid;
     for (const e of i.team) entry.run(row, e.person, e.mark, e.stars);
     const chinese = cjkText(i);
@@ -127,28 +139,6 @@ export function writeFolder(
   }
   if (first) orderSameSecond(db, first.createdAt);
   return folderId(db, name)!;
-}
-
-/**
- * The id of a template and values in `prompt_parts`, made on first use: a draft row's images (one
- * a model, one an output) share it.
- */
-function promptPartsIds(db: CatalogDb): (parts: ImageParts) => number {
-  const find = db.prepare('select id from prompt_parts where key = ?').raw();
-  const add = db.prepare('insert into prompt_parts (key, template, vals) values (?, ?, ?)');
-  const value = db.prepare('insert or ignore into part_values (combo, name, value, ord) values (?, ?, ?, ?)');
-  const known = new Map<string, number>();
-  return (parts) => {
-    const vals = JSON.stringify(Object.entries(parts.values));
-    const key = JSON.stringify([parts.template ?? null, vals]);
-    let id = known.get(key) ?? (find.get(key) as [number] | undefined)?.[0];
-    if (id === undefined) {
-      id = Number(add.run(key, parts.template ?? null, vals).lastInsertRowid);
-      Object.entries(parts.values).forEach(([name, v], ord) => value.run(id, name, v, ord));
-    }
-    known.set(key, id);
-    return id;
-  };
 }
 
 /**

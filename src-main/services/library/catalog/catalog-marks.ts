@@ -97,7 +97,8 @@ export class CatalogMarks {
           );
           const entries = db.prepare('select person, mark, stars from team_marks where image = ?');
           const update = db.prepare(
-            'update images set mark = ?, stars = ?, picks = ?, rejects = ?, marked = ?, split = ? where rowid = ?',
+            `update images set mark = ?, stars = ?, picks = ?, rejects = ?, marked = ?, split = ?, team_starred = ?,
+             team_stars = ? where rowid = ?`,
           );
           db.prepare('insert or replace into people (id, name) values (?, ?)').run(person.id, person.name);
           for (const r of rows) {

@@ -7,125 +7,162 @@ import {
   type WhatWorkedRow,
   type whatWorkedQuerySchema,
 } from '../../../../src-shared/what-worked';
-import type { CatalogDb } from './catalog-db';
+import { MARKED_SQL, type CatalogDb } from './catalog-db';
 import { ID_SQL } from './catalog-ids';
 import { FROM, where } from './catalog-list-sql';
+import { fewBefore, lastSlot, partKey, partShapes } from './catalog-parts';
 
 type Query = z.output<typeof whatWorkedQuerySchema>;
 
 /**
- * Whose marks count, as SQL over an image's own columns (catalog-db.ts). Mine: this person's mark.
- * Everyone: picked by anyone, rejected by anyone (an image people disagree on counts in both), as
- * the Library's "anyone" filters read them, so a row opens on the same images. Agreement: picked
- * (or rejected) only where at least two people marked the image and all alike, as the Library's
+ * What a row adds up over the images with a mark or stars of anyone's (MARKED_SQL), in the temporary
+ * table's order; rated: not unrated, each image's unrated being its images less these.
+ */
+const SUMS = ['picked', 'rejected', 'rated', 'starred', 'stars'] as const;
+
+/**
+ * Whose marks count, as SQL over an image's own columns (catalog-db.ts). Mine: this person's mark
+ * and stars. Everyone: picked by anyone, rejected by anyone (an image people disagree on counts in
+ * both), as the Library's "anyone" filters read them, so a row opens on the same images; the stars
+ * of everyone whose entry counts (team-marks.ts), an image at their mean. Agreement: picked (or
+ * rejected) only where at least two people marked the image and all alike, as the Library's
  * "agree" filter. Unrated: nobody marked it and it has no stars, as the Library's "unrated".
  */
-const MARKS: Record<Query['marksBy'], { picked: string; rejected: string; unrated: string }> = {
+const TEAM_STARS = {
+  starred: 'images.team_starred > 0',
+  stars: 'case when images.team_starred > 0 then images.team_stars * 1.0 / images.team_starred else 0 end',
+};
+const MARKS: Record<Query['marksBy'], Record<(typeof SUMS)[number], string>> = {
   mine: {
     picked: `images.mark = 'picked'`,
     rejected: `images.mark = 'rejected'`,
-    unrated: 'images.mark is null and images.stars = 0',
+    rated: 'images.mark is not null or images.stars > 0',
+    starred: 'images.stars > 0',
+    stars: 'images.stars',
   },
   everyone: {
     picked: 'images.picks > 0',
     rejected: 'images.rejects > 0',
-    unrated: 'images.marked = 0 and images.mark is null and images.stars = 0',
+    rated: 'images.marked > 0 or images.mark is not null or images.stars > 0',
+    ...TEAM_STARS,
   },
   agreement: {
     picked: 'images.marked >= 2 and images.split = 0 and images.picks > 0',
     rejected: 'images.marked >= 2 and images.split = 0 and images.rejects > 0',
-    unrated: 'images.marked = 0 and images.mark is null and images.stars = 0',
+    rated: 'images.marked > 0 or images.mark is not null or images.stars > 0',
+    ...TEAM_STARS,
   },
 };
 
-/** Sums of one row: images, picked, rejected, unrated, starred images and their stars. */
-const SUMS = 'sum(n), sum(picked), sum(rejected), sum(unrated), sum(starred), sum(stars)';
-
 /**
- * "What worked" from the catalog alone, in SQLite throughout. First the filtered images are added
- * up by folder and prompt parts (a number an image, catalog-db.ts) walking images_worked, which
- * holds every column needed in that order: no sort, no visit of the rows (a search's matches come
- * from the full-text indexes instead, and only they are visited). Those groups (a few per batch)
- * go to a temporary table, and are then grouped again by the values asked for (joined by
- * name to `part_values`, and the folder's model): only the view's rows come out. The team's stars,
- * for everyone's marks, come from the starred images only. Nothing reads a folder.
+ * "What worked" from the catalog alone, in SQLite throughout, in two steps. First the filtered
+ * images are added up by folder and by the number of each value asked for, read from each image's
+ * own entry in images_worked (its variables' names and first values as numbers: catalog-parts.ts),
+ * so no image's combination is looked at, however many distinct ones there are. Where the values
+ * asked for come first in their templates (the usual case), the walk groups in the index's own
+ * order with no sort; otherwise each image is added to its group in a small temporary table. Those
+ * groups (a few per folder) are then grouped again by the values' texts and the folder's model:
+ * only the view's rows come out. Nothing reads a folder.
  */
 export function whatWorked(db: CatalogDb, q: Query): WhatWorkedResult {
   const w = where(db, q);
   const marks = MARKS[q.marksBy];
-  const mine = q.marksBy === 'mine';
+  const shapes = partShapes(db);
+  const variables = q.by.filter((name) => name !== WHAT_WORKED_MODEL);
+  const keys = variables.map((name) => partKey(shapes, name));
+  const last = lastSlot(shapes, variables);
+  const ordered = last !== undefined && fewBefore(db, shapes, variables, last);
+  const k = keys.map((_, i) => `k${i}`);
+  const columns = ['f', 's', ...k, 'n', ...SUMS];
   db.exec('drop table if exists temp.what_worked');
-  db.prepare(
-    `create temp table what_worked as
-     select images.folder as folder, images.parts as parts, count(*) as n, sum(${marks.picked}) as picked,
-       sum(${marks.rejected}) as rejected, sum(${marks.unrated}) as unrated,
-       ${mine ? 'sum(images.stars > 0)' : '0'} as starred, ${mine ? 'sum(images.stars)' : '0'} as stars
-     from images ${w.matches.length ? '' : 'indexed by images_worked'} ${w.sql}
-     group by images.folder, images.parts`,
-  ).run(...w.params);
+  db.exec(
+    `create temp table what_worked (${columns.join(', ')}, primary key (${['f', 's', ...k].join(', ')})) without rowid`,
+  );
   try {
-    // Everyone's stars: each starred image once, at the mean of the stars people gave it.
-    if (!mine)
-      db.prepare(
-        `insert into what_worked (folder, parts, n, picked, rejected, unrated, starred, stars)
-         select images.folder, images.parts, 0, 0, 0, 0, count(*), sum(ts.stars)
-         from (select image, avg(stars) as stars from team_marks where stars > 0 group by image) ts
-         cross join images on images.rowid = ts.image ${w.sql} group by images.folder, images.parts`,
-      ).run(...w.params);
-    // The groups by parts (and model) first: a few hundred rows, each then given its values by name.
     const byModel = q.by.includes(WHAT_WORKED_MODEL);
-    const joins: string[] = [];
-    const keys = q.by.map((name, k) => {
-      if (name === WHAT_WORKED_MODEL) return 'c.model';
-      joins.push(`left join part_values v${k} on v${k}.combo = c.parts and v${k}.name = ?`);
-      return `coalesce(v${k}.value, '')`;
+    const walk = (index: string) => (w.matches.length ? '' : `indexed by ${index}`);
+    const params = [...keys.flatMap((key) => key.params), ...w.params];
+    const slots = ordered ? Array.from({ length: last + 1 }, (_, i) => `images.v${i}`) : [];
+    // Each image's group: the folder kept for its model only (otherwise a folder's groups fall into
+    // the same rows), its variables' names and the values asked for.
+    const group = `${byModel ? 'images.folder' : '0'}, coalesce(images.shape, 0), ${keys.map((key) => `${key.sql},`).join(' ')}`;
+    /**
+     * Adds up `sums` (SQL over an image, by name) of the images under `condition` into the table.
+     * In the index's order, its groups are made first and only then given their keys (worked out
+     * once a group, not once an image); otherwise each image goes to its row.
+     */
+    const addUp = (sums: string[], index: string, condition: string, update: string) => {
+      const names = sums.map((_, i) => `a${i}`);
+      const source = ordered
+        ? `(select ${['images.folder as folder', 'images.shape as shape', ...slots.map((v, i) => `${v} as v${i}`)].join(', ')},
+             ${sums.map((sql, i) => `${sql === '1' ? 'count(*)' : `coalesce(sum(${sql}), 0)`} as a${i}`).join(', ')}
+           from images ${walk(index)} ${condition} group by ${['images.folder', 'images.shape', ...slots].join(', ')}) as images`
+        : `images ${walk(index)} ${condition}`;
+      db.prepare(
+        `insert into what_worked (${columns.join(', ')})
+         select ${group} ${ordered ? names.map((name) => `images.${name}`).join(', ') : sums.map((sql) => `coalesce(${sql}, 0)`).join(', ')}
+         from ${source} ${ordered ? 'where true' : ''} on conflict do update set ${update}`,
+      ).run(...params);
+    };
+    // Two walks: every image counted (nothing else added up: the cheapest), then the few with a
+    // mark or stars added up, from their own index; most images have none, and adding up costs. A
+    // mark compared is null where there is none: a sum of nothing but nulls is made 0, as a null
+    // added on conflict would make the whole sum null.
+    addUp(['1', ...SUMS.map(() => '0')], 'images_worked', w.sql || 'where true', 'n = n + excluded.n');
+    addUp(
+      ['0', ...SUMS.map((name) => marks[name])],
+      'images_worked_marked',
+      `${w.sql ? `${w.sql} and` : 'where'} (${MARKED_SQL})`,
+      SUMS.map((name) => `${name} = ${name} + excluded.${name}`).join(', '),
+    );
+    let text = 0;
+    const selected = q.by.map((name) => {
+      if (name === WHAT_WORKED_MODEL) return 'g.model';
+      const i = text++;
+      return `coalesce(t${i}.value, '')`;
     });
     const rows = db
       .prepare(
-        `with c as (
-           select g.parts, ${byModel ? `coalesce(f.model, '')` : `''`} as model, sum(n) as n, sum(picked) as picked,
-             sum(rejected) as rejected, sum(unrated) as unrated, sum(starred) as starred, sum(stars) as stars
-           from what_worked g ${byModel ? 'left join folders f on f.id = g.folder' : ''} group by 1, 2)
-         select ${keys.map((k, i) => `${k} as k${i}`).join(', ')}, ${SUMS}
-         from c ${joins.join(' ')} group by ${keys.map((_, i) => `k${i}`).join(', ')}`,
+        `with g as (
+           select ${byModel ? `coalesce(f.model, '')` : `''`} as model, ${[...k, ''].join(', ')} sum(n) as n,
+             ${SUMS.map((name) => `sum(${name}) as ${name}`).join(', ')}
+           from what_worked w ${byModel ? 'left join folders f on f.id = w.f' : ''} group by ${['model', ...k].join(', ')})
+         select ${selected.map((sql, i) => `${sql} as c${i}`).join(', ')}, sum(n), ${SUMS.map((name) => `sum(${name})`).join(', ')}
+         from g ${k.map((key, i) => `left join part_texts t${i} on t${i}.id = g.${key}`).join(' ')}
+         group by ${selected.map((_, i) => `c${i}`).join(', ')}`,
       )
       .raw()
-      .all(...q.by.filter((name) => name !== WHAT_WORKED_MODEL)) as (string | number)[][];
-    // Every variable of the parts present, in their templates' order (the first template first).
-    const variables = db
-      .prepare(
-        `select name from part_values where combo in (select parts from what_worked)
-         group by name order by min(combo * 1000 + ord), name`,
-      )
-      .pluck()
-      .all() as string[];
+      .all() as (string | number)[][];
     const [images, unparted] = db
-      .prepare('select sum(n), sum(case when parts is null then n else 0 end) from what_worked')
+      .prepare('select sum(n), sum(case when s = 0 then n else 0 end) from what_worked')
       .raw()
       .get() as [number | null, number | null];
-    const out: WhatWorkedRow[] = rows
-      .map((r) => {
-        const [count, picked, rejected, unrated, starred, stars] = r
-          .slice(q.by.length)
-          .map(Number) as number[];
-        const interval = pickInterval(picked!, count!);
-        return {
-          values: Object.fromEntries(q.by.map((name, i) => [name, String(r[i])])),
-          images: count!,
-          picked: picked!,
-          rejected: rejected!,
-          unrated: unrated!,
-          starred: starred!,
-          meanStars: starred ? stars! / starred : null,
-          pickInterval: interval,
-          score: interval.low,
-        };
-      })
-      // A group of stars only (the team's) holds no image the filter kept.
-      .filter((r) => r.images > 0);
+    // Every variable of the parts present, in their templates' order (the first template first).
+    const present = db
+      .prepare('select distinct s from what_worked where s > 0 order by s')
+      .pluck()
+      .all() as number[];
+    const names = [...new Set(present.flatMap((s) => shapes.get(s) ?? []))];
+    const out: WhatWorkedRow[] = rows.map((r) => {
+      const [count, picked, rejected, rated, starred, stars] = r.slice(q.by.length).map(Number) as number[];
+      const interval = pickInterval(picked!, count!);
+      return {
+        values: Object.fromEntries(q.by.map((name, i) => [name, String(r[i])])),
+        images: count!,
+        picked: picked!,
+        rejected: rejected!,
+        unrated: count! - rated!,
+        starred: starred!,
+        meanStars: starred ? stars! / starred : null,
+        pickInterval: interval,
+        score: interval.low,
+      };
+    });
+    const ranked = rankWhatWorked(out);
     return {
-      variables: [...variables.filter((v) => v !== WHAT_WORKED_MODEL), WHAT_WORKED_MODEL],
-      rows: rankWhatWorked(out),
+      variables: [...names, WHAT_WORKED_MODEL],
+      rows: ranked.slice(0, q.limit),
+      more: Math.max(0, ranked.length - q.limit),
       images: images ?? 0,
       unparted: unparted ?? 0,
     };
