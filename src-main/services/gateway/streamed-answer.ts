@@ -93,7 +93,7 @@ export function streamedRequest(
 /** The answer's headers as a Response whose body is drawn from `res` only if someone reads it. */
 function answerOf(res: IncomingMessage, status: number): StreamedAnswer {
   let iterator: AsyncIterator<Buffer> | undefined;
-  const chunks = () => (iterator ??= res[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
+  const chunks = () => (iterator ??= chunksOf(res));
   const headers = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
@@ -122,5 +122,65 @@ function answerOf(res: IncomingMessage, status: number): StreamedAnswer {
   return {
     response: new Response(body, { status, statusText, headers }),
     chunks: () => ({ [Symbol.asyncIterator]: chunks }),
+  };
+}
+
+/** Bytes waiting for the reader before the connection is paused (TCP then holds the gateway back). */
+const WAITING_MAX = 4 * 1024 * 1024;
+
+/**
+ * The body's chunks as the socket hands them over. Not Readable's own async iterator: a reader
+ * slower than the network finds several chunks waiting, and its read() joins them into a new buffer,
+ * a copy of the bytes and a fresh allocation each time; here each is handed on as it came. Chunks
+ * that arrived before a break are handed on first: they are good bytes, and a resume starts after.
+ */
+function chunksOf(res: IncomingMessage): AsyncIterator<Buffer> {
+  const queue: Buffer[] = [];
+  let queued = 0;
+  // A body already drained (a 204's) or broken before anyone read it.
+  let ended = res.readableEnded;
+  let failure: unknown = res.destroyed && !ended ? new Error('the answer ended before its end') : undefined;
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const woken = wake;
+    wake = undefined;
+    woken?.();
+  };
+  res.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    queued += chunk.length;
+    if (queued >= WAITING_MAX) res.pause();
+    poke();
+  });
+  res.on('end', () => {
+    ended = true;
+    poke();
+  });
+  res.on('error', (err) => {
+    failure ??= err;
+    poke();
+  });
+  // Closed without its end (a connection that broke, a destroy without a reason): cut.
+  res.on('close', () => {
+    if (!ended) failure ??= new Error('the answer ended before its end');
+    poke();
+  });
+  return {
+    async next() {
+      while (!queue.length) {
+        if (failure !== undefined) throw failure;
+        if (ended) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      const value = queue.shift()!;
+      queued -= value.length;
+      if (queued < WAITING_MAX / 2 && res.isPaused()) res.resume();
+      return { done: false, value };
+    },
+    async return() {
+      // A reader that stops early releases the connection.
+      res.destroy();
+      return { done: true, value: undefined };
+    },
   };
 }
