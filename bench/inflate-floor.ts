@@ -24,6 +24,7 @@ for (let at = archive.readUInt32LE(end + 16), n = archive.readUInt16LE(end + 10)
   at += 46 + archive.readUInt16LE(at + 28) + archive.readUInt16LE(at + 30) + archive.readUInt16LE(at + 32);
 }
 const started = performance.now();
+const startCpu = process.cpuUsage();
 let next = 0;
 let bytes = 0;
 const lane = async () => {
@@ -33,7 +34,11 @@ const lane = async () => {
     bytes += out.length;
   }
 };
-await Promise.all(Array.from({ length: Math.min(4, availableParallelism()) }, lane));
+const lanes = Math.min(4, availableParallelism());
+await Promise.all(Array.from({ length: lanes }, lane));
+const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(startCpu);
 process.stdout.write(
-  JSON.stringify({ seconds: (performance.now() - started) / 1000, entries: entries.length, bytes }) + '\n',
+  JSON.stringify({ seconds, cpu_s: (cpu.user + cpu.system) / 1e6, lanes, entries: entries.length, bytes }) +
+    '\n',
 );

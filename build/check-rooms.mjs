@@ -77,6 +77,7 @@ const ROOM_TESTS = {
     'harsh-gateway',
     'damaged-answers',
     'retry-policy',
+    'streamed-answer',
   ],
   zip: ['zip-stream', 'zip-stream-fuzz', 'zip-stream-download', 'zip-inflate', 'zip-ingest'],
   'library/folders': ['batch-library-folder', 'library-folder-check', 'library-arriving', 'team-files'],

@@ -1,6 +1,8 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { promptsDraft } from './helpers/prompts-draft';
 import { call, startServices, waitUntil } from './helpers/studio-fixture';
 
@@ -9,21 +11,39 @@ import { call, startServices, waitUntil } from './helpers/studio-fixture';
 // had arrived whole are kept and only the rest are fetched one by one. Either way the library gets
 // every image, byte for byte as the gateway has it.
 
-const realFetch = globalThis.fetch;
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
-
-/** Every request the studio makes to the gateway, by method and path, with its Range header. */
-function recordRequests(): { path: string; range?: string }[] {
+/**
+ * Every request the studio makes to the gateway, by path, with its Range header, as the HTTP
+ * clients announce them on their diagnostics channels (node:http for the ZIP and images read as
+ * they stream, fetch for the rest): what really went out, whatever client sent it.
+ */
+function recordRequests(): { seen: { path: string; range?: string }[]; stop: () => void } {
   const seen: { path: string; range?: string }[] = [];
-  globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    const headers = new Headers(init?.headers);
-    seen.push({ path: url.pathname, range: headers.get('range') ?? undefined });
-    return realFetch(input, init);
-  }) as typeof fetch;
-  return seen;
+  const onHttp = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    const range = request.getHeader('range');
+    seen.push({ path: new URL(request.path, 'http://x').pathname, range: range ? String(range) : undefined });
+  };
+  const onFetch = (message: unknown) => {
+    const { request } = message as { request: { path: string; headers: string | string[] } };
+    // undici lists headers as name, value, name, value... or as one HTTP/1.1 header block.
+    const headers = Array.isArray(request.headers)
+      ? request.headers
+      : request.headers.split('\r\n').flatMap((line) => line.split(/:\s*/, 2));
+    const at = headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'range');
+    seen.push({
+      path: new URL(request.path, 'http://x').pathname,
+      range: at >= 0 ? headers[at + 1] : undefined,
+    });
+  };
+  subscribe('http.client.request.start', onHttp);
+  subscribe('undici:request:create', onFetch);
+  return {
+    seen,
+    stop: () => {
+      unsubscribe('http.client.request.start', onHttp);
+      unsubscribe('undici:request:create', onFetch);
+    },
+  };
 }
 
 /** Far longer than any test waits: only the studio's stall limit can end such an answer. */
@@ -45,20 +65,27 @@ async function cutDownload(zipRanges: boolean, fault = 'truncate=#1,cut_at=0.5')
     60_000,
   );
   services.sandbox.faults.set(fault);
-  const requests = recordRequests();
-  await call(services, 'batches.download', { id: batch.id });
-  const done = await waitUntil(
-    () => call(services, 'batches.get', { id: batch.id }),
-    (b) => b.download.state === 'done' || b.download.state === 'failed',
-    60_000,
-  );
+  const recording = recordRequests();
+  const requests = recording.seen;
+  let done;
+  try {
+    await call(services, 'batches.download', { id: batch.id });
+    done = await waitUntil(
+      () => call(services, 'batches.get', { id: batch.id }),
+      (b) => b.download.state === 'done' || b.download.state === 'failed',
+      60_000,
+    );
+  } finally {
+    // The checks' own requests below are not the studio's.
+    recording.stop();
+  }
   expect(done.download.state).toBe('done');
   // Byte for byte what the gateway serves for each item.
   const folder = join(services.settings.get().libraryDir, done.download.folder!);
   const record = JSON.parse(readFileSync(join(folder, 'batch.json'), 'utf8'));
   expect(record.images).toHaveLength(prompts.length);
   for (const image of record.images) {
-    const served = await realFetch(
+    const served = await fetch(
       `${services.sandbox.url}/v1/images/batches/${batch.id}/items/${image.customId}/content`,
       { headers: { authorization: 'Bearer sk-sandbox-alice' } },
     );

@@ -4,6 +4,7 @@ import { redact } from '../secrets/secret-store';
 import { errorFromResponse } from './gateway-error';
 import { logCaught } from '../log/studio-log';
 import { stallWatched } from './stall-watch';
+import { streamedRequest } from './streamed-answer';
 
 export interface GatewayRequest {
   baseUrl: string;
@@ -115,17 +116,19 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
     });
   };
   try {
-    const response = await fetch(joinUrl(req.baseUrl, req.path), {
-      method: req.method ?? 'GET',
-      headers,
-      body,
-      signal,
-    });
+    const url = joinUrl(req.baseUrl, req.path);
+    const init = { method: req.method ?? 'GET', headers, body, signal };
+    const stallMs = req.stallMs;
+    if (stallMs === undefined) {
+      const response = await fetch(url, init);
+      const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
+      const broke = (err: unknown) => failure(err, 'body', answerId);
+      return { response, requestId: answerId, scrub, broke, chunks: () => bodyOf(response) };
+    }
+    // An answer read as it streams (a ZIP, an image) comes over node:http: see streamed-answer.ts.
+    const { response, chunks } = await streamedRequest(url, init);
     const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
     const broke = (err: unknown) => failure(err, 'body', answerId);
-    const stallMs = req.stallMs;
-    if (stallMs === undefined)
-      return { response, requestId: answerId, scrub, broke, chunks: () => bodyOf(response) };
     // The body's read then fails with this reason, which a ZIP's reader takes for a cut.
     const stalled = () =>
       deadline.abort(
@@ -146,7 +149,7 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       // it keeps the limit.
       chunks: () => {
         clearTimeout(timer);
-        return stallWatched(bodyOf(response), stallMs, stalled);
+        return stallWatched(chunks(), stallMs, stalled);
       },
     };
   } catch (err) {
@@ -164,8 +167,10 @@ function bodyOf(response: Response): AsyncIterable<Uint8Array> {
  * codes (UND_ERR_SOCKET, ECONNRESET) mean nothing to the people who read the message.
  */
 function networkWords(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = typeof cause?.code === 'string' ? cause.code : '';
+  // fetch's codes are on its error's cause; node:http's (a streamed answer's) on the error itself.
+  const failed = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const raw = failed?.cause?.code ?? failed?.code;
+  const code = typeof raw === 'string' ? raw : '';
   if (code === 'ECONNREFUSED') return 'the connection was refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the address was not found';
   if (/TIMEOUT|ETIMEDOUT/.test(code)) return 'the connection timed out';

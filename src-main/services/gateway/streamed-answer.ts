@@ -1,0 +1,186 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** Redirects followed, as fetch follows them, before the answer counts as one that never came. */
+const MAX_REDIRECTS = 5;
+
+/** A streamed answer: the headers as a Response, the body as node's own chunks. */
+export interface StreamedAnswer {
+  /**
+   * Status and headers, as fetch gives them. Its body is drawn from the same connection only when
+   * read (an error's text), so a caller that streams `chunks` never pays for web streams.
+   */
+  response: Response;
+  /** The body's chunks as node's socket hands them over: no web-stream layer, no copies. */
+  chunks(): AsyncIterable<Uint8Array>;
+}
+
+/**
+ * One request whose answer is read as it streams (a batch ZIP, an image), over node:http(s)
+ * instead of fetch: undici's web streams cost 1.3 to 1.4 CPU-seconds of user time for a 665 MB
+ * archive where node:http takes 0.75 (same machine, same gateway). Behaves as fetch does where
+ * the studio relies on it: no proxy (fetch in Node uses none either), redirects followed with the
+ * credentials dropped when they lead to another origin, the signal ending the exchange at any point
+ * with its reason (a stall's words reach the reader), and connection errors carrying their code.
+ */
+export function streamedRequest(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  redirects = 0,
+): Promise<StreamedAnswer> {
+  return new Promise((resolve, reject) => {
+    const { signal } = init;
+    if (signal.aborted) return reject(signal.reason);
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target, { method: init.method, headers: init.headers });
+    let answer: IncomingMessage | undefined;
+    const abort = () => {
+      // Destroyed with the signal's reason, the body's reader sees that reason, not "aborted".
+      if (answer) answer.destroy(signal.reason as Error);
+      else req.destroy(signal.reason as Error);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    const settled = () => signal.removeEventListener('abort', abort);
+    req.on('error', (err) => {
+      settled();
+      reject(signal.aborted ? signal.reason : err);
+    });
+    req.on('response', (res) => {
+      answer = res;
+      res.once('close', settled);
+      // A body's failure reaches whoever reads it; one nobody reads yet must not end the process.
+      res.on('error', () => undefined);
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (status >= 300 && status < 400 && location && status !== 304) {
+        res.resume();
+        if (redirects >= MAX_REDIRECTS) return reject(new Error('too many redirects'));
+        const next = new URL(location, target);
+        const headers = { ...init.headers };
+        // As fetch does: a redirect to another origin carries no credentials, and a 303 (or a POST
+        // answered 301/302) becomes a GET without its body.
+        if (next.origin !== target.origin)
+          for (const name of Object.keys(headers))
+            if (/^(authorization|x-api-key|api-key|cookie)$/i.test(name)) delete headers[name];
+        const asGet = status === 303 || ((status === 301 || status === 302) && init.method === 'POST');
+        if (asGet) delete headers['content-type'];
+        settled();
+        return resolve(
+          streamedRequest(
+            next.href,
+            { ...init, headers, method: asGet ? 'GET' : init.method, body: asGet ? undefined : init.body },
+            redirects + 1,
+          ),
+        );
+      }
+      if (status < 200 || status > 599) {
+        res.destroy();
+        return reject(new Error(`an answer with status ${status}`));
+      }
+      try {
+        resolve(answerOf(res, status));
+      } catch (err) {
+        // Headers a Response refuses: an answer that cannot be read, as fetch would reject it.
+        res.destroy();
+        reject(err);
+      }
+    });
+    req.end(init.body);
+  });
+}
+
+/** The answer's headers as a Response whose body is drawn from `res` only if someone reads it. */
+function answerOf(res: IncomingMessage, status: number): StreamedAnswer {
+  let iterator: AsyncIterator<Buffer> | undefined;
+  const chunks = () => (iterator ??= chunksOf(res));
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      headers.append(name, v);
+  }
+  const noBody = status === 204 || status === 205 || status === 304;
+  const body = noBody
+    ? null
+    : new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const next = await chunks().next();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          cancel() {
+            res.destroy();
+          },
+        },
+        // Nothing is pulled until it is read.
+        { highWaterMark: 0 },
+      );
+  if (noBody) res.resume();
+  // A reason phrase Response would refuse (control characters) is dropped; nothing reads it.
+  const statusText = /^[\t\x20-\x7e\x80-\xff]*$/.test(res.statusMessage ?? '') ? res.statusMessage : '';
+  return {
+    response: new Response(body, { status, statusText, headers }),
+    chunks: () => ({ [Symbol.asyncIterator]: chunks }),
+  };
+}
+
+/** Bytes waiting for the reader before the connection is paused (TCP then holds the gateway back). */
+const WAITING_MAX = 4 * 1024 * 1024;
+
+/**
+ * The body's chunks as the socket hands them over. Not Readable's own async iterator: a reader
+ * slower than the network finds several chunks waiting, and its read() joins them into a new buffer,
+ * a copy of the bytes and a fresh allocation each time; here each is handed on as it came. Chunks
+ * that arrived before a break are handed on first: they are good bytes, and a resume starts after.
+ */
+function chunksOf(res: IncomingMessage): AsyncIterator<Buffer> {
+  const queue: Buffer[] = [];
+  let queued = 0;
+  // A body already drained (a 204's) or broken before anyone read it.
+  let ended = res.readableEnded;
+  let failure: unknown = res.destroyed && !ended ? new Error('the answer ended before its end') : undefined;
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const woken = wake;
+    wake = undefined;
+    woken?.();
+  };
+  res.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    queued += chunk.length;
+    if (queued >= WAITING_MAX) res.pause();
+    poke();
+  });
+  res.on('end', () => {
+    ended = true;
+    poke();
+  });
+  res.on('error', (err) => {
+    failure ??= err;
+    poke();
+  });
+  // Closed without its end (a connection that broke, a destroy without a reason): cut.
+  res.on('close', () => {
+    if (!ended) failure ??= new Error('the answer ended before its end');
+    poke();
+  });
+  return {
+    async next() {
+      while (!queue.length) {
+        if (failure !== undefined) throw failure;
+        if (ended) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      const value = queue.shift()!;
+      queued -= value.length;
+      if (queued < WAITING_MAX / 2 && res.isPaused()) res.resume();
+      return { done: false, value };
+    },
+    async return() {
+      // A reader that stops early releases the connection.
+      res.destroy();
+      return { done: true, value: undefined };
+    },
+  };
+}
