@@ -18,6 +18,8 @@ import type { CatalogConnection } from './catalog-connection';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
 import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
+import { searchMatches } from './catalog-search';
+import { MATCHES_TABLE, SearchMatches } from './catalog-search-matches';
 
 export type { Row } from './catalog-list-sql';
 
@@ -43,6 +45,7 @@ export class CatalogReading {
    */
   private counts = { revision: -1, marks: 0, byCondition: new Map<string, number>() };
   private marksRevision = 0;
+  private matches = new SearchMatches();
 
   constructor(
     private catalog: CatalogConnection,
@@ -116,18 +119,20 @@ export class CatalogReading {
     await this.indexing.settled();
     const q = libraryQuerySchema.parse(raw);
     return this.catalog.use((db) => {
-      const w = where(db, q);
+      // A search's matches are read once, into a table that counts them (catalog-search-matches.ts).
+      const searched = searchMatches(q.search);
+      const found = searched.length
+        ? this.matches.fill(db, this.catalog.revision, searched, !this.indexing.progress)
+        : 0;
+      const w = where(db, q, searched.length ? MATCHES_TABLE : undefined);
       const { matches } = w;
-      // A search alone is counted in the full-text indexes, without visiting the images. The whole
-      // library is counted by its folders, as the overview counts it (a folder's images come and go
-      // with it): counting a million rows took a new studio's first Library open 100 ms.
-      const total = this.count(w.sql, w.params, () =>
+      // A search alone is counted as its matches are read. The whole library is counted by its
+      // folders, as the overview counts it (a folder's images come and go with it): counting a
+      // million rows took a new studio's first Library open 100 ms. The words are part of the
+      // condition: the table's name alone does not say which search it holds.
+      const total = this.count(`${JSON.stringify(matches)} ${w.sql}`, w.params, () =>
         w.searchOnly
-          ? scalar(
-              db,
-              `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
-              ...matches.map((m) => m.param),
-            )
+          ? found
           : w.sql
             ? scalar(db, `select count(*) from images ${w.sql}`, ...w.params)
             : scalar(db, 'select coalesce(sum(images), 0) from folders'),
