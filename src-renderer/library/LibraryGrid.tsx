@@ -157,9 +157,12 @@ export function LibraryGrid({
         style={{ '--cell': `${cell}px` } as React.CSSProperties}
       >
         <div style={{ height, position: 'relative' }}>
-          {rows.map((row) => (
+          {rows.map((row, place) => (
             <div
-              key={row.index % ROW_SLOTS}
+              // While the scroll bar is dragged every row drawn is a new one, placeholders mostly:
+              // keyed by their place on screen, the same elements are moved and renumbered, not
+              // taken out of the page and made again at every frame of the drag.
+              key={jumping ? `jump-${place}` : row.index % ROW_SLOTS}
               className="lib-row"
               style={{
                 position: 'absolute',
