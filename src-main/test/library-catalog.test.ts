@@ -191,9 +191,15 @@ describe('the library catalog', () => {
     await check({ search: 'walnut', sort: 'stars' }, 1200);
     await check({ search: 'brass' }, 1800);
     // A new folder's images are found by the same search asked again.
-    batchFolder(root, 'lot 6', ['brass bell', 'a brass lamp'], 1_790_000_500);
+    batchFolder(root, 'lot 6', ['brass bell', 'a brass lamp', 'a lampshade'], 1_790_000_500);
     await catalog.sync();
     await check({ search: 'brass' }, 1802);
+    // A word's start finds every word it starts, whether few words start with it or many.
+    await check({ search: 'lamp' }, 602);
+    batchFolder(root, 'lot 7', ['lampa lampb lampc lampd lampe'], 1_790_000_600);
+    await catalog.sync();
+    await check({ search: 'lamp' }, 603);
+    await check({ search: 'lampsh' }, 1);
     expect((await catalog.query({ search: 'brass', limit: 2 })).items.map((i) => i.prompt)).toEqual([
       'brass bell',
       'a brass lamp',
