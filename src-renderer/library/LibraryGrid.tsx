@@ -176,9 +176,12 @@ export function LibraryGrid({
               {Array.from({ length: Math.min(columns, total - row.index * columns) }, (_, c) => {
                 const index = row.index * columns + c;
                 const item = itemIn(windows.get(pageOf(index)), index);
+                // Keyed by column: another list in the same places (a search's answer) changes the
+                // cells' contents in place rather than taking them out and making them again, in
+                // the one task that shows it (each cell's thumbnail is still new: GalleryThumb).
                 return item ? (
                   <LibraryCell
-                    key={item.id}
+                    key={c}
                     item={item}
                     index={index}
                     onClick={onCellClick}
