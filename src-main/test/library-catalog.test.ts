@@ -200,6 +200,20 @@ describe('the library catalog', () => {
     await catalog.sync();
     await check({ search: 'lamp' }, 603);
     await check({ search: 'lampsh' }, 1);
+    // An old batch catalogued last: the newest rowids are not the newest images.
+    batchFolder(
+      root,
+      'lot 8',
+      Array.from({ length: 500 }, (_, i) => `old brass ${i}`),
+      1_700_000_000,
+    );
+    await catalog.sync();
+    await check({ search: 'brass' }, 2302);
+    const brass = await catalog.ids({ search: 'brass' });
+    for (const limit of [1, 3, 450])
+      expect((await catalog.query({ search: 'brass', limit })).items.map((i) => i.id)).toEqual(
+        brass.slice(0, limit),
+      );
     expect((await catalog.query({ search: 'brass', limit: 2 })).items.map((i) => i.prompt)).toEqual([
       'brass bell',
       'a brass lamp',

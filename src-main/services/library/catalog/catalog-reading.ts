@@ -19,7 +19,8 @@ import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
 import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
 import { searchMatches } from './catalog-search';
-import { MATCHES_TABLE, SearchMatches } from './catalog-search-matches';
+import { asTerms, MATCHES_TABLE, SearchMatches } from './catalog-search-matches';
+import { newestSearchWindow } from './catalog-search-window';
 
 export type { Row } from './catalog-list-sql';
 
@@ -121,6 +122,8 @@ export class CatalogReading {
     return this.catalog.use((db) => {
       // A search's matches are read once, into a table that counts them (catalog-search-matches.ts).
       const searched = searchMatches(q.search);
+      const first = this.firstSearchWindow(db, q, searched);
+      if (first) return first;
       const found = searched.length
         ? this.matches.fill(db, this.catalog.revision, searched, !this.indexing.progress)
         : 0;
@@ -152,6 +155,32 @@ export class CatalogReading {
       const rows = rowsOf(db, reversed ? window.reverse() : window);
       return { total, offset: q.offset, items: this.shown(db, rows, q.stackLevel) };
     });
+  }
+
+  /**
+   * The first window of a search alone, newest first (what typing in the search box asks), from
+   * the word's newest matches only (catalog-search-window.ts), and its count from the full-text
+   * index; undefined when that does not apply or cannot be sure.
+   */
+  private firstSearchWindow(
+    db: CatalogDb,
+    q: ReturnType<typeof libraryQuerySchema.parse>,
+    searched: ReturnType<typeof searchMatches>,
+  ): LibraryResult | undefined {
+    if (q.sort !== 'newest' || q.offset !== 0 || !searched.length) return undefined;
+    const w = where(db, q);
+    if (!w.searchOnly) return undefined;
+    const terms = searched.map((m) => asTerms(db, m));
+    const window = newestSearchWindow(db, terms, q.limit);
+    if (!window) return undefined;
+    const total = this.count(`${JSON.stringify(searched)} ${w.sql}`, w.params, () =>
+      scalar(
+        db,
+        `select count(*) from (${terms.map((m) => m.sql).join(' intersect ')})`,
+        ...terms.map((m) => m.param),
+      ),
+    );
+    return { total, offset: 0, items: this.shown(db, rowsOf(db, window), q.stackLevel) };
   }
 
   /** Ids of the filtered list in its order, or of a range of it. */

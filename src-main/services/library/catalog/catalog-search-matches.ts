@@ -16,7 +16,7 @@ const MAX_TERMS = 4;
  * (40 ms against 7 for a word in 91,000 of a million images). The words are found in the index's
  * own vocabulary (an fts5vocab table of this connection, nothing stored): a few milliseconds.
  */
-function asTerms(db: CatalogDb, m: ReturnType<typeof searchMatches>[number]) {
+export function asTerms(db: CatalogDb, m: ReturnType<typeof searchMatches>[number]) {
   const word = LONG_PREFIX.exec(m.param)?.[1];
   if (!word || !m.sql.includes('images_terms')) return m;
   db.exec(
