@@ -200,6 +200,11 @@ describe('the library catalog', () => {
     await catalog.sync();
     await check({ search: 'lamp' }, 603);
     await check({ search: 'lampsh' }, 1);
+    // Accents: the index holds "cafe" for "café", and finds it either way.
+    batchFolder(root, 'lot 9', ['café au lait', 'a cafeteria tray'], 1_790_000_700);
+    await catalog.sync();
+    await check({ search: 'café' }, 2);
+    await check({ search: 'cafe' }, 2);
     // An old batch catalogued last: the newest rowids are not the newest images.
     batchFolder(
       root,

@@ -19,7 +19,7 @@ import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
 import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
 import { searchMatches } from './catalog-search';
-import { asTerms, MATCHES_TABLE, SearchMatches } from './catalog-search-matches';
+import { asTerms, MATCHES_TABLE, SearchMatches, termCount } from './catalog-search-matches';
 import { newestSearchWindow } from './catalog-search-window';
 
 export type { Row } from './catalog-list-sql';
@@ -173,12 +173,16 @@ export class CatalogReading {
     const terms = searched.map((m) => asTerms(db, m));
     const window = newestSearchWindow(db, terms, q.limit);
     if (!window) return undefined;
-    const total = this.count(`${JSON.stringify(searched)} ${w.sql}`, w.params, () =>
-      scalar(
-        db,
-        `select count(*) from (${terms.map((m) => m.sql).join(' intersect ')})`,
-        ...terms.map((m) => m.param),
-      ),
+    const total = this.count(
+      `${JSON.stringify(searched)} ${w.sql}`,
+      w.params,
+      () =>
+        (terms.length === 1 ? termCount(db, terms[0]!) : undefined) ??
+        scalar(
+          db,
+          `select count(*) from (${terms.map((m) => m.sql).join(' intersect ')})`,
+          ...terms.map((m) => m.param),
+        ),
     );
     return { total, offset: 0, items: this.shown(db, rowsOf(db, window), q.stackLevel) };
   }

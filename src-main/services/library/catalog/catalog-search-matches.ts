@@ -5,9 +5,17 @@ import type { searchMatches } from './catalog-search';
 export const MATCHES_TABLE = 'temp.search_matches';
 
 /** A word looked for by its start, longer than the word index's prefixes (catalog-db.ts: 1 to 3). */
-const LONG_PREFIX = /^"([^"]{4,})"\*$/;
+// Plain a-z and digits only: the index folds accents ("café" is held as "cafe"), which its
+// vocabulary, read here as text, would not.
+const LONG_PREFIX = /^"([a-z0-9]{4,})"\*$/;
 /** Up to this many words of the index starting with it are asked for one by one instead. */
 const MAX_TERMS = 4;
+
+/** The word index's vocabulary, as a table of this connection (nothing stored). */
+const vocabulary = (db: CatalogDb) =>
+  db.exec(
+    `create virtual table if not exists temp.search_vocabulary using fts5vocab(main, images_terms, 'row')`,
+  );
 
 /**
  * A word looked for by its start ("walnu"), as the few words of the index it starts ("walnut",
@@ -19,9 +27,7 @@ const MAX_TERMS = 4;
 export function asTerms(db: CatalogDb, m: ReturnType<typeof searchMatches>[number]) {
   const word = LONG_PREFIX.exec(m.param)?.[1];
   if (!word || !m.sql.includes('images_terms')) return m;
-  db.exec(
-    `create virtual table if not exists temp.search_vocabulary using fts5vocab(main, images_terms, 'row')`,
-  );
+  vocabulary(db);
   const terms = db
     .prepare(`select term from temp.search_vocabulary where term >= ? and term < ? limit ${MAX_TERMS + 1}`)
     .pluck()
@@ -30,6 +36,23 @@ export function asTerms(db: CatalogDb, m: ReturnType<typeof searchMatches>[numbe
   // No word starts with it: the word itself, which finds nothing as quickly.
   const param = (terms.length ? terms : [word]).map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
   return { sql: m.sql, param };
+}
+
+/** One word of the word index, as `asTerms` and searchMatches ask for it. */
+const ONE_TERM = /^"([a-z0-9]+|[\u3400-\u9fff\uf900-\ufaff]+)"$/;
+
+/**
+ * How many images hold one word of the word index, from its vocabulary (which counts them in the
+ * index itself: 4 ms for 91,000 images of a million, against 20 to 40 ms stepping through them);
+ * undefined for anything else (several words, a word's start, the trigram index).
+ */
+export function termCount(db: CatalogDb, m: ReturnType<typeof searchMatches>[number]): number | undefined {
+  const term = ONE_TERM.exec(m.param)?.[1];
+  if (term === undefined || !m.sql.includes('images_terms')) return undefined;
+  vocabulary(db);
+  const row = db.prepare('select doc from temp.search_vocabulary where term = ?').raw().get(term) as
+    [number] | undefined;
+  return row?.[0] ?? 0;
 }
 
 /**
