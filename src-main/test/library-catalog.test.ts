@@ -156,6 +156,77 @@ describe('the library catalog', () => {
     catalog.close();
   });
 
+  it('a search answers every window, alone or with other filters, as its words find them, after other searches and new folders', async () => {
+    const root = library();
+    const subjects = ['a walnut tray', '青花瓷杯', 'a brass lamp', 'walnut and brass', '木桌 brass'];
+    // Over 2,000 matches: the windows walk the order's index instead of sorting the matches.
+    for (let b = 0; b < 6; b++)
+      batchFolder(
+        root,
+        `lot ${b}`,
+        Array.from({ length: 500 }, (_, i) => `${subjects[(i + b) % subjects.length]} ${b}-${i}`),
+        1_790_000_000 + (b % 3),
+      );
+    const catalog = testCatalog(() => root);
+    // `ids` reads the full-text indexes directly: the list a search must show, in its order.
+    const check = async (filter: Parameters<typeof catalog.ids>[0], expected: number) => {
+      const all = await catalog.ids(filter);
+      expect(all).toHaveLength(expected);
+      for (const offset of [0, 200, Math.max(0, expected - 150)]) {
+        const window = await catalog.query({ ...filter, offset, limit: 200 });
+        expect(window.total).toBe(expected);
+        expect(window.items.map((i) => i.id)).toEqual(all.slice(offset, offset + 200));
+      }
+    };
+    await check({ search: 'brass' }, 1800);
+    await check({ search: 'walnut' }, 1200);
+    await check({ search: 'walnut brass' }, 600);
+    await check({ search: 'bra', sort: 'oldest' }, 1800);
+    await check({ search: '青花' }, 600);
+    await check({ search: '青花瓷杯', sort: 'prompt' }, 600);
+    await check({ search: 'brass', batchId: 'imgbatch_lot 2' }, 300);
+    const [first] = await catalog.ids({ search: 'walnut' });
+    await catalog.mark([first!], { mark: 'picked', stars: 2 });
+    await check({ search: 'walnut', review: 'picked' }, 1);
+    await check({ search: 'walnut', sort: 'stars' }, 1200);
+    await check({ search: 'brass' }, 1800);
+    // A new folder's images are found by the same search asked again.
+    batchFolder(root, 'lot 6', ['brass bell', 'a brass lamp', 'a lampshade'], 1_790_000_500);
+    await catalog.sync();
+    await check({ search: 'brass' }, 1802);
+    // A word's start finds every word it starts, whether few words start with it or many.
+    await check({ search: 'lamp' }, 602);
+    batchFolder(root, 'lot 7', ['lampa lampb lampc lampd lampe'], 1_790_000_600);
+    await catalog.sync();
+    await check({ search: 'lamp' }, 603);
+    await check({ search: 'lampsh' }, 1);
+    // Accents: the index holds "cafe" for "café", and finds it either way.
+    batchFolder(root, 'lot 9', ['café au lait', 'a cafeteria tray'], 1_790_000_700);
+    await catalog.sync();
+    await check({ search: 'café' }, 2);
+    await check({ search: 'cafe' }, 2);
+    // An old batch catalogued last: the newest rowids are not the newest images.
+    batchFolder(
+      root,
+      'lot 8',
+      Array.from({ length: 500 }, (_, i) => `old brass ${i}`),
+      1_700_000_000,
+    );
+    await catalog.sync();
+    await check({ search: 'brass' }, 2302);
+    const brass = await catalog.ids({ search: 'brass' });
+    for (const limit of [1, 3, 450])
+      expect((await catalog.query({ search: 'brass', limit })).items.map((i) => i.id)).toEqual(
+        brass.slice(0, limit),
+      );
+    expect((await catalog.query({ search: 'brass', limit: 2 })).items.map((i) => i.prompt)).toEqual([
+      'brass bell',
+      'a brass lamp',
+    ]);
+    await check({ search: 'nothing-here' }, 0);
+    catalog.close();
+  });
+
   it('a damaged catalog is deleted and made again from the folders', async () => {
     const root = library();
     batchFolder(root, 'one', ['red fox', 'snow owl']);

@@ -26,7 +26,9 @@ export const useGalleryScrolling = create<{ scrolling: boolean }>(() => ({ scrol
 export function GalleryThumb({ item, px, onScreen }: { item: LibraryImage; px: number; onScreen: boolean }) {
   const waiting = useGalleryScrolling((s) => s.scrolling && !loaded.has(item.id));
   if (waiting) return <span className="thumb-placeholder" />;
-  return <LoadedThumb item={item} px={px} onScreen={onScreen} />;
+  // Keyed by the image: a cell showing another image gets a new <img>, never the last one's picture
+  // until the new one loads.
+  return <LoadedThumb key={item.id} item={item} px={px} onScreen={onScreen} />;
 }
 
 /**

@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } fr
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
 import type { LibraryImage } from '../../src-shared/library-view';
-import { GalleryThumb } from './GalleryThumb';
+import { GalleryThumb, useGalleryScrolling } from './GalleryThumb';
 import { useSelection } from './library-selection';
 import { StarRating } from './StarRating';
 import { TeamBadges } from './TeamBadges';
@@ -109,29 +109,42 @@ export function CellStars({
   const [place, setPlace] = useState<{ top: number; right: number } | null>(null);
   const id = item?.id;
 
-  // Over its cell's top right corner, wherever the gallery has scrolled it; gone when it is out of view.
+  // Over its cell's top right corner; hidden while the gallery scrolls. Measured when its cell
+  // changes, when scrolling stops, or as the gallery is entered: measuring at every render of the
+  // grid, and at every scroll event, forced a layout in the middle of each frame that drew new
+  // rows (a scroll step, a search's answer). Nothing is measured while the buttons are hidden
+  // anyway (the gallery neither hovered nor focused: CSS).
+  const scrolling = useGalleryScrolling((s) => s.scrolling);
   const follow = useRef(() => {});
-  useLayoutEffect(() => {
-    follow.current = () => {
-      const gallery = scroller.current;
-      const frame = gallery?.parentElement;
-      const cell = id ? document.getElementById(`lib-${id}`) : null;
-      let next: { top: number; right: number } | null = null;
-      if (gallery && frame && cell) {
-        const g = gallery.getBoundingClientRect();
-        const f = frame.getBoundingClientRect();
-        const c = cell.getBoundingClientRect();
-        if (c.top >= g.top && c.top < g.bottom - 24) next = { top: c.top - f.top, right: f.right - c.right };
-      }
-      setPlace((was) => (was?.top === next?.top && was?.right === next?.right ? was : next));
-    };
-    follow.current();
-  });
-  useEffect(() => {
+  follow.current = () => {
     const gallery = scroller.current;
-    const onScroll = () => follow.current();
-    gallery?.addEventListener('scroll', onScroll, { passive: true });
-    return () => gallery?.removeEventListener('scroll', onScroll);
+    const frame = gallery?.parentElement;
+    const cell = id ? document.getElementById(`lib-${id}`) : null;
+    let next: { top: number; right: number } | null = null;
+    if (
+      gallery &&
+      frame &&
+      cell &&
+      !useGalleryScrolling.getState().scrolling &&
+      frame.matches(':hover, :focus-within')
+    ) {
+      const g = gallery.getBoundingClientRect();
+      const f = frame.getBoundingClientRect();
+      const c = cell.getBoundingClientRect();
+      if (c.top >= g.top && c.top < g.bottom - 24) next = { top: c.top - f.top, right: f.right - c.right };
+    }
+    setPlace((was) => (was?.top === next?.top && was?.right === next?.right ? was : next));
+  };
+  useLayoutEffect(() => follow.current(), [id, item, scrolling]);
+  useEffect(() => {
+    const frame = scroller.current?.parentElement;
+    const now = () => follow.current();
+    frame?.addEventListener('focusin', now);
+    frame?.addEventListener('mouseenter', now);
+    return () => {
+      frame?.removeEventListener('focusin', now);
+      frame?.removeEventListener('mouseenter', now);
+    };
   }, [scroller]);
 
   if (!item || !place) return null;

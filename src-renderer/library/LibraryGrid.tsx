@@ -157,9 +157,12 @@ export function LibraryGrid({
         style={{ '--cell': `${cell}px` } as React.CSSProperties}
       >
         <div style={{ height, position: 'relative' }}>
-          {rows.map((row) => (
+          {rows.map((row, place) => (
             <div
-              key={row.index % ROW_SLOTS}
+              // While the scroll bar is dragged every row drawn is a new one, placeholders mostly:
+              // keyed by their place on screen, the same elements are moved and renumbered, not
+              // taken out of the page and made again at every frame of the drag.
+              key={jumping ? `jump-${place}` : row.index % ROW_SLOTS}
               className="lib-row"
               style={{
                 position: 'absolute',
@@ -173,9 +176,12 @@ export function LibraryGrid({
               {Array.from({ length: Math.min(columns, total - row.index * columns) }, (_, c) => {
                 const index = row.index * columns + c;
                 const item = itemIn(windows.get(pageOf(index)), index);
+                // Keyed by column: another list in the same places (a search's answer) changes the
+                // cells' contents in place rather than taking them out and making them again, in
+                // the one task that shows it (each cell's thumbnail is still new: GalleryThumb).
                 return item ? (
                   <LibraryCell
-                    key={item.id}
+                    key={c}
                     item={item}
                     index={index}
                     onClick={onCellClick}

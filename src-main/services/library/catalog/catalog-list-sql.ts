@@ -147,10 +147,15 @@ export function rowsOf(db: CatalogDb, rowids: number[]): Row[] {
   return rowids.map((r) => byRow.get(r)).filter((r): r is Row => r !== undefined);
 }
 
-/** The filters as one SQL condition on `images`; the search words go through the two full-text indexes. */
+/**
+ * The filters as one SQL condition on `images`; the search words go through the two full-text
+ * indexes, or, with `matchesIn`, through a table already holding what they match
+ * (catalog-search-matches.ts).
+ */
 export function where(
   db: CatalogDb,
   f: Filter,
+  matchesIn?: string,
 ): {
   sql: string;
   params: (string | number)[];
@@ -158,8 +163,12 @@ export function where(
   searchOnly: boolean;
 } {
   const matches = searchMatches(f.search);
-  const sql = matches.map((m) => `images.rowid in (${m.sql})`);
-  const params: (string | number)[] = matches.map((m) => m.param);
+  const held = matchesIn !== undefined && matches.length > 0;
+  const sql = held
+    ? [`images.rowid in (select id from ${matchesIn})`]
+    : matches.map((m) => `images.rowid in (${m.sql})`);
+  const params: (string | number)[] = held ? [] : matches.map((m) => m.param);
+  const searchConditions = sql.length;
   const add = (condition: string, ...values: (string | number)[]) => {
     sql.push(condition);
     params.push(...values);
@@ -213,7 +222,7 @@ export function where(
     sql: sql.length ? `where ${sql.join(' and ')}` : '',
     params,
     matches,
-    searchOnly: matches.length > 0 && sql.length === matches.length,
+    searchOnly: matches.length > 0 && sql.length === searchConditions,
   };
 }
 

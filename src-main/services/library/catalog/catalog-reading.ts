@@ -18,6 +18,9 @@ import type { CatalogConnection } from './catalog-connection';
 import { ID_SQL, rowOf, rowOfColumn } from './catalog-ids';
 import type { CatalogIndexing } from './catalog-indexing';
 import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './catalog-list-sql';
+import { searchMatches } from './catalog-search';
+import { asTerms, MATCHES_TABLE, SearchMatches, termCount } from './catalog-search-matches';
+import { newestSearchWindow } from './catalog-search-window';
 
 export type { Row } from './catalog-list-sql';
 
@@ -43,6 +46,7 @@ export class CatalogReading {
    */
   private counts = { revision: -1, marks: 0, byCondition: new Map<string, number>() };
   private marksRevision = 0;
+  private matches = new SearchMatches();
 
   constructor(
     private catalog: CatalogConnection,
@@ -116,18 +120,22 @@ export class CatalogReading {
     await this.indexing.settled();
     const q = libraryQuerySchema.parse(raw);
     return this.catalog.use((db) => {
-      const w = where(db, q);
+      // A search's matches are read once, into a table that counts them (catalog-search-matches.ts).
+      const searched = searchMatches(q.search);
+      const first = this.firstSearchWindow(db, q, searched);
+      if (first) return first;
+      const found = searched.length
+        ? this.matches.fill(db, this.catalog.revision, searched, !this.indexing.progress)
+        : 0;
+      const w = where(db, q, searched.length ? MATCHES_TABLE : undefined);
       const { matches } = w;
-      // A search alone is counted in the full-text indexes, without visiting the images. The whole
-      // library is counted by its folders, as the overview counts it (a folder's images come and go
-      // with it): counting a million rows took a new studio's first Library open 100 ms.
-      const total = this.count(w.sql, w.params, () =>
+      // A search alone is counted as its matches are read. The whole library is counted by its
+      // folders, as the overview counts it (a folder's images come and go with it): counting a
+      // million rows took a new studio's first Library open 100 ms. The words are part of the
+      // condition: the table's name alone does not say which search it holds.
+      const total = this.count(`${JSON.stringify(matches)} ${w.sql}`, w.params, () =>
         w.searchOnly
-          ? scalar(
-              db,
-              `select count(*) from (${matches.map((m) => m.sql).join(' intersect ')})`,
-              ...matches.map((m) => m.param),
-            )
+          ? found
           : w.sql
             ? scalar(db, `select count(*) from images ${w.sql}`, ...w.params)
             : scalar(db, 'select coalesce(sum(images), 0) from folders'),
@@ -147,6 +155,36 @@ export class CatalogReading {
       const rows = rowsOf(db, reversed ? window.reverse() : window);
       return { total, offset: q.offset, items: this.shown(db, rows, q.stackLevel) };
     });
+  }
+
+  /**
+   * The first window of a search alone, newest first (what typing in the search box asks), from
+   * the word's newest matches only (catalog-search-window.ts), and its count from the full-text
+   * index; undefined when that does not apply or cannot be sure.
+   */
+  private firstSearchWindow(
+    db: CatalogDb,
+    q: ReturnType<typeof libraryQuerySchema.parse>,
+    searched: ReturnType<typeof searchMatches>,
+  ): LibraryResult | undefined {
+    if (q.sort !== 'newest' || q.offset !== 0 || !searched.length) return undefined;
+    const w = where(db, q);
+    if (!w.searchOnly) return undefined;
+    const terms = searched.map((m) => asTerms(db, m));
+    const window = newestSearchWindow(db, terms, q.limit);
+    if (!window) return undefined;
+    const total = this.count(
+      `${JSON.stringify(searched)} ${w.sql}`,
+      w.params,
+      () =>
+        (terms.length === 1 ? termCount(db, terms[0]!) : undefined) ??
+        scalar(
+          db,
+          `select count(*) from (${terms.map((m) => m.sql).join(' intersect ')})`,
+          ...terms.map((m) => m.param),
+        ),
+    );
+    return { total, offset: 0, items: this.shown(db, rowsOf(db, window), q.stackLevel) };
   }
 
   /** Ids of the filtered list in its order, or of a range of it. */
