@@ -88,7 +88,12 @@ export async function prepare(library: BenchLibrary, dataDir: string): Promise<n
     await session.call('settings.update', { libraryDir: library.root });
     const t0 = performance.now();
     for (;;) {
-      const overview = await session.call('library.overview');
+      // A first build at a million holds the studio's event loop for seconds at a time, and a
+      // poll sent on a kept-alive connection the studio closes meanwhile is reset: asked again.
+      const overview = await session.call('library.overview').catch(async () => {
+        await sleep(1000);
+        return session.call('library.overview');
+      });
       if (overview.images === library.images && !overview.indexing) break;
       if (performance.now() - t0 > 30 * 60_000)
         throw new Error(`the catalog holds ${overview.images} images`);
