@@ -23,7 +23,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry, reported as "flaky" in the list: on a 2-core CI machine one test in thirty has
+  // timed out now and then on timing alone (a different one each run, every one passing alone and
+  // in the next run). A test that fails twice still fails the run.
+  retries: 1,
   reporter: [['list']],
   outputDir: '../test-results',
   use: {
