@@ -37,6 +37,9 @@ test('a two-model run is sent once, shown as one run, and compared across models
   await expect(totals.getByTestId('run-total')).toContainText('运行合计');
   await screenshot(page, 'multi-model-compose-zh-CN');
   await page.getByTestId('language-select').selectOption('en');
+  // The window is in English again (the choice goes through main) before Submit is pressed: the
+  // question is asked in the language on screen at the click.
+  await expect(page.getByTestId('submit-batch')).toHaveText('Submit 2 batches');
 
   // The window's own request, kept to be sent again below.
   let sent: string | undefined;
@@ -95,6 +98,14 @@ test('a two-model run is sent once, shown as one run, and compared across models
   await nav(page, 'Library').click();
   const cells = page.getByTestId('library-cell');
   await expect(cells).toHaveCount(4);
+  // Focusing an image of the run offers the comparison in More, and moves nothing on screen: the
+  // second click of a double click lands where the first did.
+  const before = await cells.nth(0).boundingBox();
+  await cells.nth(0).click();
+  await page.getByTestId('library-more').click();
+  await expect(page.getByTestId('library-compare-across')).toBeVisible();
+  await page.keyboard.press('Escape');
+  expect(await cells.nth(0).boundingBox()).toEqual(before);
   await cells.nth(0).dblclick();
   await expect(page.getByTestId('lightbox')).toBeVisible();
   await page.getByTestId('lightbox').getByTestId('compare-across').click();
@@ -137,10 +148,10 @@ test('a two-model run is sent once, shown as one run, and compared across models
   await page.getByTestId('library-review').selectOption('any');
   await expect(cells).toHaveCount(4);
 
-  // In Chinese, from the toolbar with one image focused.
+  // In Chinese, from the image's right-click menu.
   await page.getByTestId('language-select').selectOption('zh-CN');
-  await cells.nth(0).click();
-  await page.getByRole('button', { name: '跨模型对比' }).click();
+  await cells.nth(0).click({ button: 'right' });
+  await page.getByTestId('library-context-menu').getByRole('menuitem', { name: '跨模型对比' }).click();
   await expect(view.getByTestId('across-take')).toHaveCount(2);
   // The marks made before are shown again, in Chinese.
   await expect(view.getByTestId('across-mark')).toHaveText(['备选', '已选中']);

@@ -77,10 +77,25 @@ test('an image used as a reference reaches the gateway byte for byte, and its li
       timeout: 60_000,
     })
     .toBe('done');
+  // Once the catalog has it, coming back to the Library never shows the list as it was left: every
+  // count it shows from the click on says 2 images (the page records each one it draws).
+  await expect.poll(async () => (await studio.call('library.query', {})).total).toBe(2);
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { countsSeen: string[] }).countsSeen = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="library-count"]')?.textContent;
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page
     .getByRole('navigation', { name: 'Main navigation' })
     .getByRole('link', { name: 'Library' })
     .click();
+  await expect(page.getByTestId('library-cell')).toHaveCount(2);
+  await expect(page.getByTestId('library-count')).toContainText('2 of 2 images');
+  const counts = await page.evaluate(() => (window as unknown as { countsSeen: string[] }).countsSeen);
+  expect(counts.filter((c) => !c.startsWith('2 of 2 images'))).toEqual([]);
   await page.locator(`[data-testid="library-cell"][data-id="${original.id}"]`).dblclick();
   const usedIn = page.getByTestId('lineage-descendants');
   await expect(usedIn.getByRole('button')).toHaveCount(1);

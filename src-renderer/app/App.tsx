@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLiveBatches } from '../batches/use-live-batches';
 import { useSpendingFreshness } from '../batches/use-spending';
 import { useKbPushEvents } from '../kb/use-live-kb-pushes';
+import { useLibraryAway } from '../library/use-library-away';
 import { useRealtimeJobEvents } from '../realtime/use-live-realtime-jobs';
 import { applyLanguage } from '../i18n/i18n';
 import { ConfirmHost } from '../shell/ConfirmHost';
@@ -67,6 +68,7 @@ export function App() {
   // Queues whose screens come and go: their events are heard all the time, so a visit is current.
   useRealtimeJobEvents();
   useKbPushEvents();
+  useLibraryAway();
   // Once for the whole window: the top bar's meter and the Batches chart share the same queries.
   useSpendingFreshness();
   const settings = useStudioQuery('settings.get');

@@ -18,6 +18,29 @@ function useAcross(id: string, staleTime = 10_000) {
   return useStudioQuery('library.acrossModels', { id }, { staleTime });
 }
 
+/**
+ * "Compare across models" for the Library's menus: offered only for an image whose run has other
+ * models' takes on the same row. In a menu, not the toolbar: a button that came and went as the
+ * focus moved made the toolbar wrap at 1280 px, moving the grid down between the two clicks of a
+ * double click (the second landed on a star button).
+ */
+export function useCompareAcrossItem(id: string | undefined, label: string) {
+  const across = useStudioQuery(
+    'library.acrossModels',
+    { id: id ?? '' },
+    { staleTime: 10_000, enabled: !!id },
+  );
+  if (!id || (across.data?.length ?? 0) < 2) return [];
+  return [
+    {
+      id: 'across',
+      label,
+      testId: 'library-compare-across',
+      onSelect: () => openChoice({ kind: 'across', id }),
+    },
+  ];
+}
+
 /** Shown only for an image whose run has other models' takes on the same row. */
 export function CompareAcrossButton({ id }: { id: string }) {
   const { t } = useTranslation();
@@ -61,13 +84,15 @@ function CompareAcrossModels({ id, onMark, onClose }: { id: string; onMark: Mark
   const at = Math.min(focus ?? start, Math.max(0, items.length - 1));
   const focused = items[at];
 
-  // Shown at once, as the gallery does, in every cached comparison holding these images.
+  // Shown at once, as the gallery does, in every cached comparison holding these images. The
+  // comparison asked again on opening may still be on its way: it is called off first, or its answer,
+  // read before the mark, would take the mark off the screen (seen on a busy machine).
+  const acrossKey = { queryKey: ['library.acrossModels'] };
   const mark = showingMarks(
     (update) =>
-      client.setQueriesData<LibraryImage[]>(
-        { queryKey: ['library.acrossModels'] },
-        (list) => list && update(list),
-      ),
+      void client
+        .cancelQueries(acrossKey)
+        .then(() => client.setQueriesData<LibraryImage[]>(acrossKey, (list) => list && update(list))),
     onMark,
   );
   const pick = (item: LibraryImage) => {

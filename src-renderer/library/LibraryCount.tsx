@@ -11,7 +11,8 @@ export function LibraryCount({
   count,
   indexing,
 }: {
-  shown: number;
+  /** The list's count, from its first window: nothing is said before it is known either. */
+  shown: number | undefined;
   /** The library's count, from the overview: nothing is said before it is known. */
   count: number | undefined;
   indexing?: { about?: number };
@@ -19,17 +20,23 @@ export function LibraryCount({
   const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.size);
   const text =
-    count === undefined
+    count === undefined || shown === undefined
       ? ''
       : !indexing
         ? t('library.count', { shown, count })
         : indexing.about !== undefined
           ? t('library.countIndexing', { shown, count: Math.max(indexing.about, count) })
           : t('library.countIndexingSoFar', { count: shown });
+  const whole = text && selected > 0 ? `${text} · ${t('library.selected', { count: selected })}` : text;
   return (
-    <span className="muted" role="status" data-testid="library-count" data-indexing={!!indexing}>
-      {text}
-      {selected > 0 && ` · ${t('library.selected', { count: selected })}`}
+    <span
+      className="muted"
+      role="status"
+      data-testid="library-count"
+      data-indexing={!!indexing}
+      title={whole}
+    >
+      {whole}
     </span>
   );
 }

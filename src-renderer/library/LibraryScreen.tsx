@@ -119,7 +119,7 @@ export function LibraryScreen() {
       <div className="lib-head">
         <h1 id="screen-title">{t('library.title')}</h1>
         <LibraryCount
-          shown={total ?? 0}
+          shown={total}
           count={overview.data?.images}
           indexing={indexing ? { about: indexing.imagesAbout } : undefined}
         />

@@ -7,7 +7,7 @@ import { useStudioMutation } from '../app/studio-queries';
 import { askForText } from '../shell/confirm-store';
 import { MenuButton, type MenuItem } from '../shell/ActionMenu';
 import { ContextMenu } from '../shell/ContextMenu';
-import { CompareAcrossButton } from './CompareAcrossModels';
+import { useCompareAcrossItem } from './CompareAcrossModels';
 import { useLibraryContextMenu } from './library-context-menu';
 import { ContactSheetDialog } from './ContactSheetDialog';
 import { downloadPreparedExport } from './export-download';
@@ -108,7 +108,9 @@ export function LibraryToolbar(props: ToolbarProps) {
       return t('kb.sentPicks', { count: push.rows });
     });
 
+  const across = useCompareAcrossItem(single?.id, t('run.compareAcross'));
   const more: MenuItem[] = [
+    ...across,
     {
       id: 'zip',
       label: t('library.exportZip'),
@@ -226,7 +228,6 @@ export function LibraryToolbar(props: ToolbarProps) {
       >
         {t('worked.open')} (W)
       </button>
-      {single && <CompareAcrossButton id={single.id} />}
       <MenuButton label={t('library.more')} items={more} testId="library-more" />
       {menuAt && (
         <ContextMenu

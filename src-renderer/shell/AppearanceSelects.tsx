@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
 import type { Language, ThemePreference } from '../../src-shared/settings';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
+import { applyLanguage } from '../i18n/i18n';
 
 const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
 
@@ -16,7 +17,14 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
         <span>{t('language.label')}</span>
         <select
           value={settings.data?.language ?? 'en'}
-          onChange={(e) => update.mutate({ language: e.target.value as Language })}
+          onChange={(e) => {
+            // Switched here at once, not after main's answer: a click right after the choice
+            // (Submit, say) asked its question in the language just left.
+            const language = e.target.value as Language;
+            const before = settings.data?.language;
+            applyLanguage(language);
+            update.mutate({ language }, { onError: () => before && applyLanguage(before) });
+          }}
           data-testid={testIds ? 'language-select' : undefined}
         >
           {LANGUAGES.map((l) => (

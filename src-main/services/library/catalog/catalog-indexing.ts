@@ -275,8 +275,18 @@ export class CatalogIndexing {
     for (let i = 0; i < changed.length; i++) {
       if (this.root() !== root) return true;
       const { name } = changed[i]!;
-      const signature = await folderSignature(join(root, name));
-      const record = await readBatchFolder(join(root, name), this.me(), this.hashFileOf(root, name));
+      const dir = join(root, name);
+      let signature = await folderSignature(dir);
+      let record = await readBatchFolder(dir, this.me(), this.hashFileOf(root, name));
+      // Written to while it was read (this studio's own marks, a pick and its alternatives made
+      // together): read again, or the rows would keep the marks from before the write until the
+      // folder is next read (the gallery showed the alternatives, not the pick).
+      for (let again = 0; again < 3; again++) {
+        const after = await folderSignature(dir);
+        if (after === signature) break;
+        signature = after;
+        record = await readBatchFolder(dir, this.me(), this.hashFileOf(root, name));
+      }
       // A folder still arriving is read again when its files change or its time as arriving is up.
       const kept = record.arrivingUntil ? arrivingSignature(signature, record.arrivingUntil) : signature;
       this.catalog.use((db) =>
