@@ -14,9 +14,12 @@ import { StarRating } from './StarRating';
 import './compare-across.css';
 
 /** The same row of the same run on every model; one image alone is not a comparison. */
-function useAcross(id: string, staleTime = 10_000) {
-  return useStudioQuery('library.acrossModels', { id }, { staleTime });
+function useAcross(id: string | undefined, staleTime = 10_000) {
+  return useStudioQuery('library.acrossModels', { id: id ?? '' }, { staleTime, enabled: !!id });
 }
+
+/** Whether this image's run has other models' takes on its row: the comparison is offered only then. */
+const useHasTakesAcross = (id: string | undefined) => (useAcross(id).data?.length ?? 0) >= 2;
 
 /**
  * "Compare across models" for the Library's menus: offered only for an image whose run has other
@@ -25,12 +28,7 @@ function useAcross(id: string, staleTime = 10_000) {
  * double click (the second landed on a star button).
  */
 export function useCompareAcrossItem(id: string | undefined, label: string) {
-  const across = useStudioQuery(
-    'library.acrossModels',
-    { id: id ?? '' },
-    { staleTime: 10_000, enabled: !!id },
-  );
-  if (!id || (across.data?.length ?? 0) < 2) return [];
+  if (!useHasTakesAcross(id) || !id) return [];
   return [
     {
       id: 'across',
@@ -44,8 +42,7 @@ export function useCompareAcrossItem(id: string | undefined, label: string) {
 /** Shown only for an image whose run has other models' takes on the same row. */
 export function CompareAcrossButton({ id }: { id: string }) {
   const { t } = useTranslation();
-  const across = useAcross(id);
-  if ((across.data?.length ?? 0) < 2) return null;
+  if (!useHasTakesAcross(id)) return null;
   return (
     <button
       type="button"

@@ -18,6 +18,7 @@ import {
   type MarkPatch,
 } from './library-windows';
 import { recordMarkStep, type MarksBefore } from './library-mark-history';
+import { LIBRARY_READS } from './use-library-away';
 
 /** A window no one has shown for this long leaves the cache, so scrolling 250,000 images stays small. */
 const WINDOW_GC_MS = 60_000;
@@ -132,8 +133,7 @@ export function useLibraryLiveUpdates(): void {
   useEffect(() => {
     // Changes while the Library was not on screen were not heard: a visit asks the lists again, and
     // an image's detail and lineage (what it was made from, what was made from it) when next shown.
-    for (const method of ['library.query', 'library.overview', 'library.detail', 'library.lineage'])
-      void client.invalidateQueries({ queryKey: [method] });
+    for (const method of LIBRARY_READS) void client.invalidateQueries({ queryKey: [method] });
     return studio.on('library.changed', (change) => {
       if (change.reason === 'marks') {
         patchMarks(

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useStudio } from '../app/studio-context';
 
 /** The Library's reads that a change on disk can make wrong. */
-const LIBRARY_READS = [
+export const LIBRARY_READS = [
   'library.query',
   'library.overview',
   'library.detail',
