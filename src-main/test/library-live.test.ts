@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -84,6 +84,47 @@ describe('two studios on one library folder, with file watches off', () => {
       entries: { folder?: string; boards?: true }[];
     };
     expect(theirs.entries.map((e) => e.folder ?? 'boards')).toEqual([jade!.id.split('/')[0], 'boards']);
+  });
+
+  it('reads a folder the other studio names, even when its times did not move (two writes in one tick of the clock)', async () => {
+    const here = await startServices();
+    const root = (await call(here, 'settings.get')).libraryDir as string;
+    const there = await startServices();
+    await call(there, 'settings.update', { libraryDir: root });
+    const heard: string[] = [];
+    here.events.subscribe((event, payload) => {
+      if (event === 'library.changed') heard.push((payload as { reason: string }).reason);
+    });
+    await submitAndDownload(
+      there,
+      promptsDraft(`tick-${Date.now()}`, 'Tick mugs', ['a tin cup', 'a jade cup']),
+    );
+    const [tin, jade] = (
+      await waitUntil(
+        () => call(here, 'library.query', { search: 'cup', sort: 'oldest' }),
+        (r: { total: number; items: Item[] }) => r.total === 2,
+        LIVE_MS,
+      )
+    ).items as Item[];
+    const theirMark = (id: string) => async () =>
+      (
+        (await call(here, 'library.query', { search: id === tin!.id ? 'tin' : 'jade' })).items[0] as Item
+      ).team?.by.find((m) => !m.me)?.mark ?? null;
+    // Their file in the folder's review/ is there, and seen here.
+    await call(there, 'library.mark', { ids: [tin!.id], mark: 'rejected' });
+    await waitUntil(theirMark(tin!.id), (m) => m === 'rejected', LIVE_MS);
+    await quiet(heard);
+
+    // The folder's clocks move in ticks of a few milliseconds: a write here and a write there in
+    // one tick leave review/ with the time this studio saw after its own. Made so on purpose: the
+    // times are set back after their write, before their journal names the folder.
+    const review = join(root, jade!.id.split('/')[0]!, 'review');
+    const tick = new Date('2026-01-02T03:04:05Z');
+    utimesSync(review, tick, tick);
+    await call(here, 'library.overview'); // every folder checked: this studio has read review/ at that time
+    await call(there, 'library.mark', { ids: [jade!.id], mark: 'picked' });
+    utimesSync(review, tick, tick);
+    await waitUntil(theirMark(jade!.id), (m) => m === 'picked', LIVE_MS);
   });
 });
 

@@ -33,9 +33,10 @@ interface SyncPlan {
 
 /**
  * What a sync looks at: every folder (undefined), or only these folders (named in another
- * studio's change journal, or still arriving) and, when `boards`, the boards.
+ * studio's change journal, or still arriving) and, when `boards`, the boards. `named`: folders
+ * another studio's journal has just named, read whatever their signature says.
  */
-export type SyncScope = { folders: string[]; boards: boolean };
+export type SyncScope = { folders: string[]; boards: boolean; named?: string[] };
 
 /** Folder names a sync looks at: not the studio's own (dot) folders, nor a sync tool's leftovers. */
 function isBatchFolderName(name: string): boolean {
@@ -69,6 +70,12 @@ export class CatalogIndexing {
   /** What the queued run looks at: every folder, or the folders (and boards) asked for meanwhile. */
   private next?: 'all' | SyncScope;
   private arrivingNames?: { revision: number; names: string[] };
+  /**
+   * Folders another studio named since the last plan: read by the next sync whatever their
+   * signature. A folder's times move in clock ticks of a few milliseconds, so this studio's write
+   * and another's in one tick leave the signature this studio saw after its own write.
+   */
+  private named = new Set<string>();
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
   /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
@@ -118,6 +125,7 @@ export class CatalogIndexing {
    * read, folders gone are taken out. Answers whether anything changed.
    */
   recheck(scope: SyncScope): Promise<boolean> {
+    for (const name of scope.named ?? []) if (isBatchFolderName(name)) this.named.add(name);
     return this.run({ folders: scope.folders.filter(isBatchFolderName), boards: scope.boards });
   }
 
@@ -190,6 +198,9 @@ export class CatalogIndexing {
 
   private async plan(scope?: SyncScope): Promise<SyncPlan> {
     const root = this.root();
+    // Taken before anything is read: a folder named from now on is read by the next sync.
+    const named = this.named;
+    this.named = new Set();
     let names: string[];
     if (scope) names = scope.folders.filter((name) => isFolder(join(root, name)));
     else
@@ -241,14 +252,16 @@ export class CatalogIndexing {
     const now = Date.now();
     const changed = names
       .map((name, i) => ({ name, signature: signatures[i]! }))
-      .filter(({ name, signature }) => !stillCurrent(known.get(name)?.signature, signature, now))
+      .filter(
+        ({ name, signature }) => named.has(name) || !stillCurrent(known.get(name)?.signature, signature, now),
+      )
       .sort((a, b) => batchFileStamp(b.signature)[0] - batchFileStamp(a.signature)[0]);
     // The folders this sync leaves alone count as they are: those on disk and unchanged. A folder
     // deleted from disk is still in the catalog until this sync removes it, but not in the library.
     const kept = { images: 0, batchBytes: 0 };
     names.forEach((name, i) => {
       const folder = known.get(name);
-      if (!folder || !stillCurrent(folder.signature, signatures[i]!, now)) return;
+      if (!folder || named.has(name) || !stillCurrent(folder.signature, signatures[i]!, now)) return;
       kept.images += folder.images;
       kept.batchBytes += batchFileStamp(signatures[i]!)[1];
     });

@@ -5,9 +5,12 @@ import { isSyncTemporary, syncConflictOf } from '../folders/sync-conflicts';
 
 /** What other studios' journals named since the last look. */
 export interface Named {
-  /** Folders changed since the last look: read again now, and looked at for a while after. */
+  /**
+   * Folders changed since the last look: read again now whatever their signature (written after
+   * the folder, a journal's name is surer than a folder's times), and looked at for a while after.
+   */
   folders: Set<string>;
-  /** Folders named in a journal seen for the first time: read again once. */
+  /** Folders named in a journal already there at the first look: looked at once, by signature. */
   once: Set<string>;
   boards: boolean;
   /** A journal lost names this studio had not seen (it started over, or kept too few): look at everything. */
@@ -55,6 +58,8 @@ export class ChangeFeed {
   private dirStamp = '';
   private files: string[] = [];
   private seen = new Map<string, { stamp: string; seq: number }>();
+  /** After the first look, a journal that appears names changes made since: all of it is new. */
+  private looked = false;
 
   constructor(
     private root: string,
@@ -83,7 +88,7 @@ export class ChangeFeed {
       // A damaged journal waits for its next write; until then the slow sweep finds its changes.
       this.seen.set(name, { stamp, seq: journal?.seq ?? last?.seq ?? 0 });
       if (!journal) continue;
-      const into = last ? named.folders : named.once;
+      const into = last || this.looked ? named.folders : named.once;
       if (last && (journal.seq < last.seq || journal.since > last.seq)) named.everything = true;
       for (const entry of journal.entries) {
         if (last && entry.seq <= last.seq) continue;
@@ -91,6 +96,7 @@ export class ChangeFeed {
         else named.boards = true;
       }
     }
+    this.looked = true;
     return named;
   }
 }

@@ -160,7 +160,8 @@ export class LibraryWatch {
       for (const [key, end] of this.lingering) if (end < now) this.lingering.delete(key);
       const folders = new Set([...named.once, ...this.lingering.keys(), ...this.library.arriving()]);
       const boards = folders.delete(BOARDS) || named.boards;
-      if (folders.size || boards) await this.library.recheck({ folders: [...folders], boards });
+      if (folders.size || boards)
+        await this.library.recheck({ folders: [...folders], boards, named: [...named.folders] });
     } catch (err) {
       logCaught('library change poll', err);
     } finally {
