@@ -110,7 +110,12 @@ const onlyOpen = process.env.BENCH_LIBRARY_ONLY === 'open';
 const onlyWork = process.env.BENCH_LIBRARY_ONLY === 'work';
 if (process.env.BENCH_LIBRARY_ONLY === 'trace') {
   const library = await makeLibrary(sizes[0]! / 200);
-  await traceLibraryOpen(library, process.env.BENCH_TRACE_COLD === '1', process.env.BENCH_TRACE_OUT);
+  await traceLibraryOpen(
+    library,
+    process.env.BENCH_TRACE_COLD === '1',
+    process.env.BENCH_TRACE_OUT,
+    process.env.BENCH_TRACE_SEARCH,
+  );
   console.log(JSON.stringify({ bench: 'gallery', only: 'trace', images: sizes[0], pass: false }));
   process.exit(0);
 }

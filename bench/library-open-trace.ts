@@ -5,11 +5,10 @@
 // CPU profile spent the time in. Run by the gallery bench with BENCH_LIBRARY_ONLY=trace (warm;
 // BENCH_TRACE_COLD=1 empties the thumbnail cache first; BENCH_TRACE_OUT=file.json keeps the trace
 // for DevTools' Performance panel).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openLibrary, prepare, startedStudio } from './library-steps';
+import { writeFileSync } from 'node:fs';
+import { openLibrary, prepare, search, startedStudio } from './library-steps';
 import type { BenchLibrary } from './make-library';
+import { dataDirFor } from './library-scenario';
 
 interface TraceEvent {
   name: string;
@@ -23,8 +22,15 @@ interface TraceEvent {
 }
 
 /** Traces one open of `library` (warm unless `cold`), and prints where its time went. */
-export async function traceLibraryOpen(library: BenchLibrary, cold: boolean, out?: string): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-trace-'));
+export async function traceLibraryOpen(
+  library: BenchLibrary,
+  cold: boolean,
+  out?: string,
+  /** Trace a search for this word after the open, from its last key, instead of the open. */
+  word?: string,
+): Promise<void> {
+  const data = dataDirFor(library);
+  const dataDir = data.dir;
   try {
     await prepare(library, dataDir);
     if (!cold) {
@@ -58,17 +64,28 @@ export async function traceLibraryOpen(library: BenchLibrary, cold: boolean, out
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
       const open = await openLibrary(session.page, library.images);
+      let ms = open.ms;
+      let from = (e: TraceEvent) => e.name === 'EventDispatch' && e.args?.data?.type === 'click';
+      if (word) {
+        // A search instead: from the last key typed to every place on screen a match (issue 36).
+        const found = await search(session, library, word);
+        ms = found.exactMs ?? found.ms ?? 1000;
+        console.log(
+          `search "${word}", traced: exact ${found.exactMs?.toFixed(0)} ms, rows ${found.ms?.toFixed(0)} ms`,
+        );
+        from = (e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input';
+      }
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
       await cdp.send('Tracing.end');
       await done;
       if (out) writeFileSync(out, JSON.stringify(events));
-      console.log(`${cold ? 'cold' : 'warm'} open, traced: ${open.ms.toFixed(0)} ms`);
-      report(events, open.ms, profile);
+      if (!word) console.log(`${cold ? 'cold' : 'warm'} open, traced: ${open.ms.toFixed(0)} ms`);
+      report(events, ms, profile, from, !!word);
     } finally {
       await session.stop();
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    data.done();
   }
 }
 
@@ -83,9 +100,16 @@ interface CpuProfile {
   startTime: number;
 }
 
-function report(events: TraceEvent[], openMs: number, profile: CpuProfile) {
-  const click = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'click');
-  if (!click) return console.log('no click in the trace');
+function report(
+  events: TraceEvent[],
+  openMs: number,
+  profile: CpuProfile,
+  isStart: (e: TraceEvent) => boolean,
+  last: boolean,
+) {
+  const starts = events.filter(isStart);
+  const click = last ? starts.at(-1) : starts[0];
+  if (!click) return console.log('no start event in the trace');
   const { pid, tid } = click;
   const t0 = click.ts;
   const end = t0 + openMs * 1000;

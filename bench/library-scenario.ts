@@ -99,7 +99,7 @@ function log(line: string) {
  * every run (the catalog is the studio's own rebuildable cache; the thumbnails are emptied for the
  * cold opens all the same).
  */
-function dataDirFor(library: BenchLibrary): { dir: string; done(): void } {
+export function dataDirFor(library: BenchLibrary): { dir: string; done(): void } {
   if (process.env.BENCH_LIBRARY_KEEP_DATA === '1') return { dir: `${library.root}.gallery-data`, done() {} };
   const dir = mkdtempSync(join(tmpdir(), 'bench-library-'));
   return { dir, done: () => rmSync(dir, { recursive: true, force: true }) };

@@ -1,5 +1,5 @@
+import type { TFunction } from 'i18next';
 import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
 import type { LibraryImage } from '../../src-shared/library-view';
 import { GalleryThumb, useGalleryScrolling } from './GalleryThumb';
@@ -18,6 +18,12 @@ interface CellProps {
   px: number;
   /** In a row on screen, not in the rows drawn beyond it: its thumbnail is asked for first. */
   onScreen: boolean;
+  /**
+   * The grid's translation, the same function until the language changes. Each cell asking its
+   * own (useTranslation: options, namespaces and a subscription to the language, per cell) was a
+   * good part of drawing a search's answer, 50 cells at a time.
+   */
+  t: TFunction;
 }
 
 /**
@@ -34,8 +40,8 @@ export const LibraryCell = memo(function LibraryCell({
   onDragStart,
   px,
   onScreen,
+  t,
 }: CellProps) {
-  const { t } = useTranslation();
   const selected = useSelection((s) => s.selected.has(item.id));
   const focused = useSelection((s) => s.focus === index);
   return (
@@ -61,7 +67,7 @@ export const LibraryCell = memo(function LibraryCell({
         {item.mark === 'picked' && <span className="badge accent">{t('library.picked')}</span>}
         {item.mark === 'rejected' && <span className="badge danger-badge">{t('library.rejected')}</span>}
         {item.mark === 'alternative' && <span className="badge">{t('run.alternative')}</span>}
-        <TeamBadges team={item.team} />
+        {item.team && <TeamBadges team={item.team} />}
         {item.stack && (
           <span
             className="badge lib-stack-badge"

@@ -27,7 +27,13 @@ import { ReferenceTargetDialog } from '../shared/ReferenceTargetDialog';
 import { SurveyHost } from './SurveyView';
 import { useReuse } from '../shared/use-reuse';
 import { WhatWorkedHost } from './what-worked/WhatWorkedView';
-import { useLibraryLiveUpdates, useLibraryOverview, useMarks, useShownList } from './library-hooks';
+import {
+  useAskList,
+  useLibraryLiveUpdates,
+  useLibraryOverview,
+  useMarks,
+  useShownList,
+} from './library-hooks';
 import { focusCell, resetSelection, selectionTargets } from './library-selection';
 import { imagesById } from './library-windows';
 import './library.css';
@@ -98,13 +104,23 @@ export function LibraryScreen() {
     resetSelection(true);
   }, [shown]);
 
-  /** Changes the filters; one that changes nothing keeps the same list (and the scroll). */
+  /**
+   * Changes the filters; one that changes nothing keeps the same list (and the scroll). The new
+   * list is asked for in the same turn, before the screen draws the change.
+   */
+  const askList = useAskList();
+  const current = useRef(filter);
+  current.current = filter;
   const changeFilter = useCallback(
-    (patch: Partial<LibraryFilter>) =>
-      setFilter((f) =>
-        Object.entries(patch).every(([k, v]) => f[k as keyof LibraryFilter] === v) ? f : { ...f, ...patch },
-      ),
-    [],
+    (patch: Partial<LibraryFilter>) => {
+      const f = current.current;
+      if (Object.entries(patch).every(([k, v]) => f[k as keyof LibraryFilter] === v)) return;
+      const next = { ...f, ...patch };
+      current.current = next;
+      askList(next);
+      setFilter(next);
+    },
+    [askList],
   );
 
   const openCompare = (ids: string[]) =>

@@ -78,6 +78,20 @@ export function useShownList(filter: LibraryFilter) {
 }
 
 /**
+ * Asks for a list's first window at once, without drawing anything: the filters call it as they
+ * change, so the request leaves before React has drawn the new filter (12 to 25 ms of rendering at
+ * a million images, in a trace of a search). The list's own query then finds it on its way.
+ */
+export function useAskList(): (filter: LibraryFilter) => void {
+  const studio = useStudio();
+  const client = useQueryClient();
+  return useCallback(
+    (filter: LibraryFilter) => void client.prefetchQuery(windowQuery(studio, filter, 0)),
+    [studio, client],
+  );
+}
+
+/**
  * The windows covering pages `pages` of the shown list, by page, as far as they have arrived.
  * With `fetch` false (the gallery jumping by more than a screen at a time, its scroll bar
  * dragged) only windows already held are shown: a drag through a million images passes a new

@@ -113,5 +113,5 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     [scroller],
   );
 
-  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow };
+  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow, scrollTop };
 }
