@@ -20,14 +20,7 @@ type Item = {
 
 describe('two studios on one library folder, with file watches off', () => {
   it("shows the other studio's new folder, marks and boards within seconds, with no restart", async () => {
-    const here = await startServices();
-    const root = (await call(here, 'settings.get')).libraryDir as string;
-    const there = await startServices();
-    await call(there, 'settings.update', { libraryDir: root });
-    const heard: string[] = [];
-    here.events.subscribe((event, payload) => {
-      if (event === 'library.changed') heard.push((payload as { reason: string }).reason);
-    });
+    const { here, there, root, heard } = await twoStudios();
     // This studio has read its (empty) library; from now on only the watch brings changes. The
     // gallery's query never looks at the folders itself (the overview would): it is what is waited on.
     expect((await call(here, 'library.query', {})).total).toBe(0);
@@ -87,14 +80,7 @@ describe('two studios on one library folder, with file watches off', () => {
   });
 
   it('reads a folder the other studio names, even when its times did not move (two writes in one tick of the clock)', async () => {
-    const here = await startServices();
-    const root = (await call(here, 'settings.get')).libraryDir as string;
-    const there = await startServices();
-    await call(there, 'settings.update', { libraryDir: root });
-    const heard: string[] = [];
-    here.events.subscribe((event, payload) => {
-      if (event === 'library.changed') heard.push((payload as { reason: string }).reason);
-    });
+    const { here, there, root, heard } = await twoStudios();
     await submitAndDownload(
       there,
       promptsDraft(`tick-${Date.now()}`, 'Tick mugs', ['a tin cup', 'a jade cup']),
@@ -127,6 +113,19 @@ describe('two studios on one library folder, with file watches off', () => {
     await waitUntil(theirMark(jade!.id), (m) => m === 'picked', LIVE_MS);
   });
 });
+
+/** Two studios on one library folder; what `here` announces of its library is heard. */
+async function twoStudios() {
+  const here = await startServices();
+  const root = (await call(here, 'settings.get')).libraryDir as string;
+  const there = await startServices();
+  await call(there, 'settings.update', { libraryDir: root });
+  const heard: string[] = [];
+  here.events.subscribe((event, payload) => {
+    if (event === 'library.changed') heard.push((payload as { reason: string }).reason);
+  });
+  return { here, there, root, heard };
+}
 
 /** Waits until this studio has announced no change of its library for a few seconds. */
 async function quiet(heard: string[]): Promise<void> {
