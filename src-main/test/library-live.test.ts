@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -111,6 +111,33 @@ describe('two studios on one library folder, with file watches off', () => {
     await call(there, 'library.mark', { ids: [jade!.id], mark: 'picked' });
     utimesSync(review, tick, tick);
     await waitUntil(theirMark(jade!.id), (m) => m === 'picked', LIVE_MS);
+  });
+
+  it('reads the boards the other studio names, even when their files did not move', async () => {
+    const { here, there, root } = await twoStudios();
+    const board = await call(there, 'collections.create', { name: 'Client' });
+    const boardNamed = (name: string) => async () =>
+      ((await call(here, 'library.overview')) as { collections: { name: string }[] }).collections.some(
+        (c) => c.name === name,
+      );
+    await waitUntil(boardNamed('Client'), (seen) => seen, LIVE_MS);
+
+    // A rename to a name of the same length, in the same tick as what this studio last read: the
+    // boards' files keep their times and sizes, so only the other studio's journal tells.
+    const dir = join(root, '.studio', 'boards');
+    const tick = new Date('2026-01-02T03:04:05Z');
+    const setBack = () => {
+      for (const name of readdirSync(dir)) utimesSync(join(dir, name), tick, tick);
+      utimesSync(dir, tick, tick);
+    };
+    const sizes = () => readdirSync(dir).map((name) => `${name}:${statSync(join(dir, name)).size}`);
+    setBack();
+    await call(here, 'library.overview'); // every folder and the boards checked, at those times
+    const before = sizes();
+    await call(there, 'collections.rename', { id: board.id, name: 'Market' });
+    setBack();
+    expect(sizes()).toEqual(before);
+    await waitUntil(boardNamed('Market'), (seen) => seen, LIVE_MS);
   });
 });
 

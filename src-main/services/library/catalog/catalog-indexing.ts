@@ -33,10 +33,10 @@ interface SyncPlan {
 
 /**
  * What a sync looks at: every folder (undefined), or only these folders (named in another
- * studio's change journal, or still arriving) and, when `boards`, the boards. `named`: folders
- * another studio's journal has just named, read whatever their signature says.
+ * studio's change journal, or still arriving) and, when `boards`, the boards. `named` and
+ * `boardsNamed`: what another studio's journal has just named, read whatever its signature says.
  */
-export type SyncScope = { folders: string[]; boards: boolean; named?: string[] };
+export type SyncScope = { folders: string[]; boards: boolean; named?: string[]; boardsNamed?: boolean };
 
 /** Folder names a sync looks at: not the studio's own (dot) folders, nor a sync tool's leftovers. */
 function isBatchFolderName(name: string): boolean {
@@ -76,6 +76,8 @@ export class CatalogIndexing {
    * and another's in one tick leave the signature this studio saw after its own write.
    */
   private named = new Set<string>();
+  /** The boards, named since the last plan: read by the next sync whatever their files' times. */
+  private boardsNamed = false;
   /** How many folders the sync under way reads: queries wait for a short sync only. */
   private planned: Promise<number> = Promise.resolve(0);
   /** Whether the sync under way is still looking at the folders (planning), not yet reading them. */
@@ -126,6 +128,7 @@ export class CatalogIndexing {
    */
   recheck(scope: SyncScope): Promise<boolean> {
     for (const name of scope.named ?? []) if (isBatchFolderName(name)) this.named.add(name);
+    if (scope.boardsNamed) this.boardsNamed = true;
     return this.run({ folders: scope.folders.filter(isBatchFolderName), boards: scope.boards });
   }
 
@@ -200,7 +203,9 @@ export class CatalogIndexing {
     const root = this.root();
     // Taken before anything is read: a folder named from now on is read by the next sync.
     const named = this.named;
+    const boardsNamed = this.boardsNamed;
     this.named = new Set();
+    this.boardsNamed = false;
     let names: string[];
     if (scope) names = scope.folders.filter((name) => isFolder(join(root, name)));
     else
@@ -242,7 +247,8 @@ export class CatalogIndexing {
       if (at + SIGNATURE_SLICE < names.length) await nextTurn();
     }
     const present = new Set(names);
-    const collections = !scope || scope.boards ? await new Collections(() => root).signature() : undefined;
+    const collections =
+      !scope || scope.boards || boardsNamed ? await new Collections(() => root).signature() : undefined;
     const readCollections = this.catalog.use(
       (db) =>
         db.prepare(`select value from meta where key = 'collections'`).pluck().all()[0] as string | undefined,
@@ -276,7 +282,7 @@ export class CatalogIndexing {
       changed,
       estimate,
       gone: [...known.keys()].filter((name) => !present.has(name)),
-      collections: collections === readCollections ? undefined : collections,
+      collections: collections === readCollections && !boardsNamed ? undefined : collections,
     };
   }
 

@@ -161,7 +161,12 @@ export class LibraryWatch {
       const folders = new Set([...named.once, ...this.lingering.keys(), ...this.library.arriving()]);
       const boards = folders.delete(BOARDS) || named.boards;
       if (folders.size || boards)
-        await this.library.recheck({ folders: [...folders], boards, named: [...named.folders] });
+        await this.library.recheck({
+          folders: [...folders],
+          boards,
+          named: [...named.folders],
+          boardsNamed: named.boards,
+        });
     } catch (err) {
       logCaught('library change poll', err);
     } finally {
