@@ -256,18 +256,19 @@ export class CatalogIndexing {
     // Newest first: during a first build the gallery's first screens (newest first) fill at once,
     // and later folders only add to the end of the list.
     const now = Date.now();
+    /** Whether the catalog's rows of a folder are still what is on disk: not named, and its signature unchanged. */
+    const current = (name: string, signature: string) =>
+      !named.has(name) && stillCurrent(known.get(name)?.signature, signature, now);
     const changed = names
       .map((name, i) => ({ name, signature: signatures[i]! }))
-      .filter(
-        ({ name, signature }) => named.has(name) || !stillCurrent(known.get(name)?.signature, signature, now),
-      )
+      .filter(({ name, signature }) => !current(name, signature))
       .sort((a, b) => batchFileStamp(b.signature)[0] - batchFileStamp(a.signature)[0]);
     // The folders this sync leaves alone count as they are: those on disk and unchanged. A folder
     // deleted from disk is still in the catalog until this sync removes it, but not in the library.
     const kept = { images: 0, batchBytes: 0 };
     names.forEach((name, i) => {
       const folder = known.get(name);
-      if (!folder || named.has(name) || !stillCurrent(folder.signature, signatures[i]!, now)) return;
+      if (!folder || !current(name, signatures[i]!)) return;
       kept.images += folder.images;
       kept.batchBytes += batchFileStamp(signatures[i]!)[1];
     });
