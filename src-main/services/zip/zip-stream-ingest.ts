@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
+import { sweepBuffersAtOnce } from './buffer-sweeping';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { inflatePieces, InflatePool, type Lane } from './inflate-pool';
@@ -59,6 +60,7 @@ type Streamed = LocalEntry & { crc: number; compressedSize: number; size: number
  * cut; a refusal removes every file it wrote.
  */
 export async function ingestBatchZip(options: StreamIngestOptions): Promise<IngestedZip> {
+  sweepBuffersAtOnce();
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const scrub = options.scrub ?? ((text: string) => text);
   const verified = options.verified ?? [];
