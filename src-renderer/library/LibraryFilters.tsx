@@ -16,6 +16,8 @@ interface FiltersProps {
   filter: LibraryFilter;
   overview: LibraryOverview | undefined;
   onChange(patch: Partial<LibraryFilter>): void;
+  /** Each key typed in the search, at once: its answer is asked for during the typing pause. */
+  onTyped?(search: string | undefined): void;
   /** At the bar's end: the thumbnail size. */
   children?: React.ReactNode;
 }
@@ -24,7 +26,7 @@ interface FiltersProps {
  * One compact bar: the search, then batch, model, review state, stars and sort, which fold away
  * behind one button (remembered) and say how many are set while folded.
  */
-export function LibraryFilters({ filter, overview, onChange, children }: FiltersProps) {
+export function LibraryFilters({ filter, overview, onChange, onTyped, children }: FiltersProps) {
   const { t } = useTranslation();
   const open = useLibraryPrefs((s) => s.filtersOpen);
   const toggle = useLibraryPrefs((s) => s.toggle);
@@ -63,7 +65,10 @@ export function LibraryFilters({ filter, overview, onChange, children }: Filters
           type="search"
           value={searchText}
           placeholder={t('library.searchPlaceholder')}
-          onChange={(e) => setSearchText(e.target.value)}
+          onChange={(e) => {
+            setSearchText(e.target.value);
+            if (!composing.current) onTyped?.(e.target.value || undefined);
+          }}
           onCompositionStart={() => (composing.current = true)}
           onCompositionEnd={(e) => {
             composing.current = false;

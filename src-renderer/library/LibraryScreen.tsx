@@ -28,6 +28,7 @@ import { SurveyHost } from './SurveyView';
 import { useReuse } from '../shared/use-reuse';
 import { WhatWorkedHost } from './what-worked/WhatWorkedView';
 import {
+  useAskAhead,
   useAskList,
   useLibraryLiveUpdates,
   useLibraryOverview,
@@ -122,6 +123,11 @@ export function LibraryScreen() {
     },
     [askList],
   );
+  const askAhead = useAskAhead();
+  const searchTyped = useCallback(
+    (search: string | undefined) => askAhead({ ...current.current, search }),
+    [askAhead],
+  );
 
   const openCompare = (ids: string[]) =>
     void imagesById(studio, client, ids)
@@ -160,7 +166,7 @@ export function LibraryScreen() {
           ?
         </button>
       </div>
-      <LibraryFilters filter={filter} overview={overview.data} onChange={changeFilter}>
+      <LibraryFilters filter={filter} overview={overview.data} onChange={changeFilter} onTyped={searchTyped}>
         <ThumbSizeSlider />
       </LibraryFilters>
       {indexing && (

@@ -1,5 +1,5 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useState } from 'react';
 import type { LibraryFilter, LibraryOverview, LibraryResult } from '../../src-shared/library-view';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
@@ -19,6 +19,7 @@ import {
 } from './library-windows';
 import { recordMarkStep, type MarksBefore } from './library-mark-history';
 import { LIBRARY_READS } from './use-library-away';
+import { searchAhead } from './search-ahead';
 
 /** A window no one has shown for this long leaves the cache, so scrolling 250,000 images stays small. */
 const WINDOW_GC_MS = 60_000;
@@ -87,6 +88,21 @@ export function useAskList(): (filter: LibraryFilter) => void {
   const client = useQueryClient();
   return useCallback(
     (filter: LibraryFilter) => void client.prefetchQuery(windowQuery(studio, filter, 0)),
+    [studio, client],
+  );
+}
+
+/**
+ * Asks for a search's first window as each key is typed, while the typing pause still runs: at a
+ * million images the answer (25 to 45 ms) then comes during the pause, and the list is drawn as
+ * soon as the pause ends, rather than a request's time later. Nothing is drawn for the letters on
+ * the way, and one request at most is out (search-ahead.ts).
+ */
+export function useAskAhead(): (filter: LibraryFilter) => void {
+  const studio = useStudio();
+  const client = useQueryClient();
+  return useMemo(
+    () => searchAhead((filter: LibraryFilter) => client.prefetchQuery(windowQuery(studio, filter, 0))),
     [studio, client],
   );
 }
