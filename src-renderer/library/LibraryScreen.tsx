@@ -56,7 +56,7 @@ export function LibraryScreen() {
   const [filter, setFilter] = useState<LibraryFilter>(() => savedPlace()?.filter ?? INITIAL_FILTER);
   const boardsOpen = useLibraryPrefs((s) => s.boardsOpen);
   const toggle = useLibraryPrefs((s) => s.toggle);
-  const { shown, total, error: listError } = useShownList(filter);
+  const { shown, total, error: listError, change: changeList } = useShownList(filter);
   const overview = useLibraryOverview(total !== undefined || !!listError);
   const [lightbox, setLightbox] = useState<number>();
   const [message, setMessage] = useState<string>();
@@ -119,9 +119,11 @@ export function LibraryScreen() {
       const next = { ...f, ...patch };
       current.current = next;
       askList(next);
-      setFilter(next);
+      // A select's value set in a transition would show its old choice until the list is drawn.
+      if ('search' in patch) changeList(next, setFilter);
+      else setFilter(next);
     },
-    [askList],
+    [askList, changeList],
   );
   const askAhead = useAskAhead();
   const searchTyped = useCallback(

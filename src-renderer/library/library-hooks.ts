@@ -75,7 +75,23 @@ export function useShownList(filter: LibraryFilter) {
     if (arrived) startTransition(() => setShown(filter));
   }, [arrived, filter]);
   const head = useQuery<LibraryResult, StudioError>(windowQuery(studio, shown, 0));
-  return { shown, total: head.data?.total, error: wanted.error ?? head.error };
+  const client = useQueryClient();
+  /**
+   * Sets a new filter. Where its list's first window is already held (asked ahead while typing),
+   * the filter and the list change in one transition: one drawing of the screen, rather than one
+   * of the new filter and then, after its effect, one of the list.
+   */
+  const change = useCallback(
+    (next: LibraryFilter, setFilter: (filter: LibraryFilter) => void) => {
+      if (client.getQueryData(windowKey(next, 0)) === undefined) return setFilter(next);
+      startTransition(() => {
+        setFilter(next);
+        setShown(next);
+      });
+    },
+    [client],
+  );
+  return { shown, total: head.data?.total, error: wanted.error ?? head.error, change };
 }
 
 /**
