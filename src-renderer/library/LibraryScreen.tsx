@@ -118,7 +118,7 @@ export function LibraryScreen() {
       if (Object.entries(patch).every(([k, v]) => f[k as keyof LibraryFilter] === v)) return;
       const next = { ...f, ...patch };
       current.current = next;
-      askList(next);
+      void askList(next);
       // A select's value set in a transition would show its old choice until the list is drawn.
       if ('search' in patch) changeList(next, setFilter);
       else setFilter(next);

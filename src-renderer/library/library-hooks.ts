@@ -99,11 +99,11 @@ export function useShownList(filter: LibraryFilter) {
  * change, so the request leaves before React has drawn the new filter (12 to 25 ms of rendering at
  * a million images, in a trace of a search). The list's own query then finds it on its way.
  */
-export function useAskList(): (filter: LibraryFilter) => void {
+export function useAskList(): (filter: LibraryFilter) => Promise<void> {
   const studio = useStudio();
   const client = useQueryClient();
   return useCallback(
-    (filter: LibraryFilter) => void client.prefetchQuery(windowQuery(studio, filter, 0)),
+    (filter: LibraryFilter) => client.prefetchQuery(windowQuery(studio, filter, 0)),
     [studio, client],
   );
 }
@@ -115,12 +115,8 @@ export function useAskList(): (filter: LibraryFilter) => void {
  * the way, and one request at most is out (search-ahead.ts).
  */
 export function useAskAhead(): (filter: LibraryFilter) => void {
-  const studio = useStudio();
-  const client = useQueryClient();
-  return useMemo(
-    () => searchAhead((filter: LibraryFilter) => client.prefetchQuery(windowQuery(studio, filter, 0))),
-    [studio, client],
-  );
+  const ask = useAskList();
+  return useMemo(() => searchAhead(ask), [ask]);
 }
 
 /**
