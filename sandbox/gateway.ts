@@ -29,6 +29,11 @@ export interface Sandbox {
   config: SandboxConfig;
   store: SandboxStore;
   faults: FaultSwitch;
+  /**
+   * Calls `listener` with every request as it arrives, until the returned function is called:
+   * what a client really sent, whatever HTTP client it used.
+   */
+  onRequest(listener: (req: IncomingMessage) => void): () => void;
   /** Per key: balance, held amount, holds placed and released, batches created. */
   inspect(): SandboxReport;
   close(): Promise<void>;
@@ -280,7 +285,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
   }
 
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const listeners = new Set<(req: IncomingMessage) => void>();
+  const server: Server = createServer((req, res) => {
+    for (const listener of listeners) listener(req);
+    void handle(req, res);
+  });
   server.requestTimeout = 0;
   const ticker = setInterval(() => batches.tick(), 50);
   ticker.unref();
@@ -299,6 +308,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     store,
     faults,
     inspect,
+    onRequest(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     async close() {
       clearInterval(ticker);
       store.flush();

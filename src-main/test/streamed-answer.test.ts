@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
 import { gatewayFetch, readError, type GatewayRequest } from '../services/gateway/gateway-request';
+import type { Transport } from '../services/gateway/streamed-answer';
 
-// An answer read as it streams (a batch ZIP, an item's image) comes over node:http, not fetch
-// (streamed-answer.ts). What the studio relied on fetch for must still hold, over real HTTP: the
-// body whole, redirects followed without the key across origins, a cancel, a stall and a cut in
-// words, an error's text with the key taken out.
+// An answer read as it streams (a batch ZIP, an item's image) comes over node:http or straight
+// from a socket, not fetch (streamed-answer.ts, socket-answer.ts). What the studio relied on fetch
+// for must still hold over both, over real HTTP: the body whole, redirects followed without the key
+// across origins, a cancel, a stall and a cut in words, an error's text with the key taken out.
 
 const KEY = 'sk-streamed/live+9a8b7c';
 const servers: Server[] = [];
@@ -27,11 +28,13 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+let transport: Transport = 'node';
 const request = (baseUrl: string, path: string, extra: Partial<GatewayRequest> = {}): GatewayRequest => ({
   baseUrl,
   path,
   auth: { header: 'authorization', value: `Bearer ${KEY}` },
   stallMs: 60_000,
+  transport,
   ...extra,
 });
 
@@ -78,7 +81,8 @@ const gateway = await serve((req, res) => {
     .end(JSON.stringify({ error: { code: 'not_found', message: `no batch for key ${KEY}` } }));
 });
 
-describe('an answer read as it streams', () => {
+describe.each(['node', 'socket'] as const)('an answer read as it streams, over %s', (over) => {
+  beforeAll(() => void (transport = over));
   it('arrives whole, chunked with no length, with the headers fetch would give', async () => {
     const ex = await gatewayFetch(request(gateway, '/zip', { headers: { range: 'bytes=0-' } }));
     expect(ex.response.status).toBe(200);

@@ -1,6 +1,5 @@
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
-import type { ClientRequest } from 'node:http';
+import type { Sandbox } from '../../sandbox/gateway';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -11,39 +10,13 @@ import { call, startServices, waitUntil } from './helpers/studio-fixture';
 // had arrived whole are kept and only the rest are fetched one by one. Either way the library gets
 // every image, byte for byte as the gateway has it.
 
-/**
- * Every request the studio makes to the gateway, by path, with its Range header, as the HTTP
- * clients announce them on their diagnostics channels (node:http for the ZIP and images read as
- * they stream, fetch for the rest): what really went out, whatever client sent it.
- */
-function recordRequests(): { seen: { path: string; range?: string }[]; stop: () => void } {
+/** Every request the studio makes to the gateway, by path, with its Range header, as the gateway received it. */
+function recordRequests(sandbox: Sandbox): { seen: { path: string; range?: string }[]; stop: () => void } {
   const seen: { path: string; range?: string }[] = [];
-  const onHttp = (message: unknown) => {
-    const { request } = message as { request: ClientRequest };
-    const range = request.getHeader('range');
-    seen.push({ path: new URL(request.path, 'http://x').pathname, range: range ? String(range) : undefined });
-  };
-  const onFetch = (message: unknown) => {
-    const { request } = message as { request: { path: string; headers: string | string[] } };
-    // undici lists headers as name, value, name, value... or as one HTTP/1.1 header block.
-    const headers = Array.isArray(request.headers)
-      ? request.headers
-      : request.headers.split('\r\n').flatMap((line) => line.split(/:\s*/, 2));
-    const at = headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'range');
-    seen.push({
-      path: new URL(request.path, 'http://x').pathname,
-      range: at >= 0 ? headers[at + 1] : undefined,
-    });
-  };
-  subscribe('http.client.request.start', onHttp);
-  subscribe('undici:request:create', onFetch);
-  return {
-    seen,
-    stop: () => {
-      unsubscribe('http.client.request.start', onHttp);
-      unsubscribe('undici:request:create', onFetch);
-    },
-  };
+  const stop = sandbox.onRequest((req) =>
+    seen.push({ path: new URL(req.url ?? '/', 'http://x').pathname, range: req.headers.range }),
+  );
+  return { seen, stop };
 }
 
 /** Far longer than any test waits: only the studio's stall limit can end such an answer. */
@@ -65,7 +38,7 @@ async function cutDownload(zipRanges: boolean, fault = 'truncate=#1,cut_at=0.5')
     60_000,
   );
   services.sandbox.faults.set(fault);
-  const recording = recordRequests();
+  const recording = recordRequests(services.sandbox);
   const requests = recording.seen;
   let done;
   try {

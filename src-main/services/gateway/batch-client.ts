@@ -8,6 +8,7 @@ import { diskRefusal } from '../storage/disk-refusal';
 import { logCaught } from '../log/studio-log';
 import { redact } from '../secrets/secret-store';
 import { gatewayFetch, readError, readJson, readText, type GatewayResponse } from './gateway-request';
+import type { Transport } from './streamed-answer';
 import {
   wireBatchSchema,
   wireItemSchema,
@@ -92,6 +93,7 @@ export class BatchClient {
       headers?: Record<string, string>;
       timeoutMs?: number;
       stallMs?: number;
+      transport?: Transport;
       signal?: AbortSignal;
     } = {},
   ) {
@@ -105,6 +107,7 @@ export class BatchClient {
       secrets: [this.account.key, ...(this.account.knownKeys?.() ?? [])],
       timeoutMs: init.timeoutMs ?? this.timeoutMs,
       stallMs: init.stallMs,
+      transport: init.transport,
       signal: init.signal,
     });
   }
@@ -114,10 +117,16 @@ export class BatchClient {
    * the archive first), then no limit on the whole, only on a stall: a large batch on a slow line
    * takes what it takes.
    */
-  private binary(path: string, signal?: AbortSignal, headers: Record<string, string> = {}) {
+  private binary(
+    path: string,
+    signal?: AbortSignal,
+    headers: Record<string, string> = {},
+    transport?: Transport,
+  ) {
     return this.request(path, {
       timeoutMs: 10 * 60_000,
       stallMs: this.stallMs,
+      transport,
       signal,
       headers: { accept: '*/*', ...headers },
     });
@@ -278,7 +287,13 @@ export class BatchClient {
     from: number,
     signal?: AbortSignal,
   ): Promise<{ body: AsyncIterable<Uint8Array>; total?: number } | undefined> {
-    const ex = await this.binary(this.zipPath(id), signal, from > 0 ? { range: `bytes=${from}-` } : {});
+    // Read from a socket of its own: see socket-answer.ts.
+    const ex = await this.binary(
+      this.zipPath(id),
+      signal,
+      from > 0 ? { range: `bytes=${from}-` } : {},
+      'socket',
+    );
     const { response } = ex;
     if (from > 0) {
       const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range') ?? '');

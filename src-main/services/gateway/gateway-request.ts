@@ -4,7 +4,7 @@ import { redact } from '../secrets/secret-store';
 import { errorFromResponse } from './gateway-error';
 import { logCaught } from '../log/studio-log';
 import { stallWatched } from './stall-watch';
-import { streamedRequest } from './streamed-answer';
+import { streamedRequest, type Transport } from './streamed-answer';
 
 export interface GatewayRequest {
   baseUrl: string;
@@ -22,6 +22,11 @@ export interface GatewayRequest {
    * gateway that stops sending hold the account's one download slot for good.
    */
   stallMs?: number;
+  /**
+   * How a streamed answer is read (streamed-answer.ts): `socket` for one of hundreds of megabytes
+   * (a batch's ZIP), node:http's keep-alive agent otherwise.
+   */
+  transport?: Transport;
   signal?: AbortSignal;
   /**
    * Every key the studio knows (all profiles'), besides the one in `auth`, which always counts:
@@ -126,7 +131,7 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       return { response, requestId: answerId, scrub, broke, chunks: () => bodyOf(response) };
     }
     // An answer read as it streams (a ZIP, an image) comes over node:http: see streamed-answer.ts.
-    const { response, chunks } = await streamedRequest(url, init);
+    const { response, chunks } = await streamedRequest(url, init, req.transport);
     const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
     const broke = (err: unknown) => failure(err, 'body', answerId);
     // The body's read then fails with this reason, which a ZIP's reader takes for a cut.

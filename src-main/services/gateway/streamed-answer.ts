@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { socketAnswer, type RawAnswer } from './socket-answer';
 
 /** Redirects followed, as fetch follows them, before the answer counts as one that never came. */
 const MAX_REDIRECTS = 5;
@@ -16,22 +17,72 @@ export interface StreamedAnswer {
 }
 
 /**
- * One request whose answer is read as it streams (a batch ZIP, an image), over node:http(s)
- * instead of fetch: undici's web streams cost 1.3 to 1.4 CPU-seconds of user time for a 665 MB
- * archive where node:http takes 0.75 (same machine, same gateway). Behaves as fetch does where
- * the studio relies on it: no proxy (fetch in Node uses none either), redirects followed with the
- * credentials dropped when they lead to another origin, the signal ending the exchange at any point
- * with its reason (a stall's words reach the reader), and connection errors carrying their code.
+ * How an answer's bytes are read: `node` over node:http and its keep-alive agent (an item's image,
+ * many small answers from one gateway); `socket` straight from a socket of its own
+ * (socket-answer.ts: a batch's ZIP, hundreds of megabytes, where node:http's copy of every byte
+ * costs a CPU-second).
  */
-export function streamedRequest(
+export type Transport = 'node' | 'socket';
+
+/**
+ * One request whose answer is read as it streams (a batch ZIP, an image), instead of by fetch:
+ * undici's web streams cost 1.3 to 1.4 CPU-seconds of user time for a 665 MB archive where
+ * node:http takes 0.75 (same machine, same gateway). Behaves as fetch does where the studio relies
+ * on it: no proxy (fetch in Node uses none either), redirects followed with the credentials
+ * dropped when they lead to another origin, the signal ending the exchange at any point with its
+ * reason (a stall's words reach the reader), and connection errors carrying their code.
+ */
+export async function streamedRequest(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  transport: Transport = 'node',
   redirects = 0,
 ): Promise<StreamedAnswer> {
+  const { signal } = init;
+  if (signal.aborted) throw signal.reason;
+  const target = new URL(url);
+  const raw = await (transport === 'socket' ? socketAnswer : nodeAnswer)(target, init, signal);
+  const { status } = raw;
+  const location = raw.headers.get('location')?.[0];
+  if (status >= 300 && status < 400 && location && status !== 304) {
+    raw.discard();
+    if (redirects >= MAX_REDIRECTS) throw new Error('too many redirects');
+    const next = new URL(location, target);
+    const headers = { ...init.headers };
+    // As fetch does: a redirect to another origin carries no credentials, and a 303 (or a POST
+    // answered 301/302) becomes a GET without its body.
+    if (next.origin !== target.origin)
+      for (const name of Object.keys(headers))
+        if (/^(authorization|x-api-key|api-key|cookie)$/i.test(name)) delete headers[name];
+    const asGet = status === 303 || ((status === 301 || status === 302) && init.method === 'POST');
+    if (asGet) delete headers['content-type'];
+    return streamedRequest(
+      next.href,
+      { ...init, headers, method: asGet ? 'GET' : init.method, body: asGet ? undefined : init.body },
+      transport,
+      redirects + 1,
+    );
+  }
+  if (status < 200 || status > 599) {
+    raw.discard();
+    throw new Error(`an answer with status ${status}`);
+  }
+  try {
+    return answerOf(raw);
+  } catch (err) {
+    // Headers a Response refuses: an answer that cannot be read, as fetch would reject it.
+    raw.discard();
+    throw err;
+  }
+}
+
+/** The answer over node:http. */
+function nodeAnswer(
+  target: URL,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  signal: AbortSignal,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const { signal } = init;
-    if (signal.aborted) return reject(signal.reason);
-    const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target, { method: init.method, headers: init.headers });
     let answer: IncomingMessage | undefined;
@@ -51,77 +102,52 @@ export function streamedRequest(
       res.once('close', settled);
       // A body's failure reaches whoever reads it; one nobody reads yet must not end the process.
       res.on('error', () => undefined);
+      const headers = new Map<string, string[]>();
+      for (const [name, value] of Object.entries(res.headers))
+        headers.set(name, Array.isArray(value) ? value : value === undefined ? [] : [value]);
       const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (status >= 300 && status < 400 && location && status !== 304) {
-        res.resume();
-        if (redirects >= MAX_REDIRECTS) return reject(new Error('too many redirects'));
-        const next = new URL(location, target);
-        const headers = { ...init.headers };
-        // As fetch does: a redirect to another origin carries no credentials, and a 303 (or a POST
-        // answered 301/302) becomes a GET without its body.
-        if (next.origin !== target.origin)
-          for (const name of Object.keys(headers))
-            if (/^(authorization|x-api-key|api-key|cookie)$/i.test(name)) delete headers[name];
-        const asGet = status === 303 || ((status === 301 || status === 302) && init.method === 'POST');
-        if (asGet) delete headers['content-type'];
-        settled();
-        return resolve(
-          streamedRequest(
-            next.href,
-            { ...init, headers, method: asGet ? 'GET' : init.method, body: asGet ? undefined : init.body },
-            redirects + 1,
-          ),
-        );
-      }
-      if (status < 200 || status > 599) {
-        res.destroy();
-        return reject(new Error(`an answer with status ${status}`));
-      }
-      try {
-        resolve(answerOf(res, status));
-      } catch (err) {
-        // Headers a Response refuses: an answer that cannot be read, as fetch would reject it.
-        res.destroy();
-        reject(err);
-      }
+      let iterator: AsyncIterator<Buffer> | undefined;
+      resolve({
+        status,
+        statusMessage: res.statusMessage ?? '',
+        headers,
+        chunks: () => (iterator ??= chunksOf(res)),
+        // A redirect's body is drained, so its connection goes back to the agent.
+        discard: () => (status >= 300 && status < 400 ? res.resume() : res.destroy()),
+      });
     });
     req.end(init.body);
   });
 }
 
-/** The answer's headers as a Response whose body is drawn from `res` only if someone reads it. */
-function answerOf(res: IncomingMessage, status: number): StreamedAnswer {
-  let iterator: AsyncIterator<Buffer> | undefined;
-  const chunks = () => (iterator ??= chunksOf(res));
+/** The answer's headers as a Response whose body is drawn from the raw answer only if someone reads it. */
+function answerOf(raw: RawAnswer): StreamedAnswer {
+  const { status } = raw;
   const headers = new Headers();
-  for (const [name, value] of Object.entries(res.headers)) {
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      headers.append(name, v);
-  }
+  for (const [name, values] of raw.headers) for (const v of values) headers.append(name, v);
   const noBody = status === 204 || status === 205 || status === 304;
   const body = noBody
     ? null
     : new ReadableStream<Uint8Array>(
         {
           async pull(controller) {
-            const next = await chunks().next();
+            const next = await raw.chunks().next();
             if (next.done) controller.close();
             else controller.enqueue(next.value);
           },
           cancel() {
-            res.destroy();
+            raw.discard();
           },
         },
         // Nothing is pulled until it is read.
         { highWaterMark: 0 },
       );
-  if (noBody) res.resume();
+  if (noBody) raw.discard();
   // A reason phrase Response would refuse (control characters) is dropped; nothing reads it.
-  const statusText = /^[\t\x20-\x7e\x80-\xff]*$/.test(res.statusMessage ?? '') ? res.statusMessage : '';
+  const statusText = /^[\t\x20-\x7e\x80-\xff]*$/.test(raw.statusMessage) ? raw.statusMessage : '';
   return {
     response: new Response(body, { status, statusText, headers }),
-    chunks: () => ({ [Symbol.asyncIterator]: chunks }),
+    chunks: () => ({ [Symbol.asyncIterator]: () => raw.chunks() }),
   };
 }
 

@@ -1,12 +1,11 @@
 import { rename, unlink, type FileHandle } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { sweepBuffersAtOnce } from './buffer-sweeping';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
-import { inflatePieces, InflatePool, type Lane } from './inflate-pool';
+import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';
 import { discard, sinkFor, type PartFile, type Sink } from './zip-entry-sink';
 import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
@@ -93,28 +92,35 @@ export async function ingestBatchZip(options: StreamIngestOptions): Promise<Inge
     verified.push({ entryName, path: done.path, mime: done.mime, bytes });
     options.onProgress?.(src.offset, verified.length);
   };
-  /** An image inflated on the pool a step at a time, each piece checked and written as it comes. */
+  /**
+   * An image inflated on the pool a step at a time, each piece written as it comes; zlib checks its
+   * CRC-32 there against the one recorded (inflatePieces).
+   */
   const inflateBeside = async (known: Streamed, compressed: Buffer, lane: Lane, sink: Sink) => {
     let file: PartFile | undefined;
+    let bytes = 0;
     try {
-      let crc = 0;
-      let bytes = 0;
       // One byte more than announced: output past it shows in the lane's buffer, not a new one.
       for await (const piece of inflatePieces(
         compressed,
         known.size,
         known.fileName,
         lane.output(known.size + 1),
+        known.crc,
       )) {
-        crc = crc32(piece, crc);
         bytes += piece.length;
         file = await sink.write(piece, file);
       }
-      const read = { crc, compressed: compressed.length, size: bytes };
+      const read = { crc: known.crc, compressed: compressed.length, size: bytes };
       checkRead(known, read, limits);
       const done = (await sink.finish(file))!;
       file = undefined;
       await keep(known.fileName, done, read.size);
+    } catch (err) {
+      // Not the bytes recorded: refused in the words checkRead gives a CRC that differs.
+      if (err instanceof CheckFailed)
+        checkRead(known, { crc: ~known.crc, compressed: compressed.length, size: bytes }, limits);
+      throw err;
     } finally {
       if (file) await discard(file);
     }

@@ -1,0 +1,223 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { HttpBody } from './http-body';
+
+/** What a transport hands streamed-answer.ts: the status line, the headers, the body's chunks. */
+export interface RawAnswer {
+  status: number;
+  statusMessage: string;
+  /** Header names in lower case, each with its values in the order they came. */
+  headers: Map<string, string[]>;
+  /** The body's chunks, each handed on once; the iterator's return() releases the connection. */
+  chunks(): AsyncIterator<Buffer>;
+  /** Nobody will read the body (a redirect, a 204): the connection is let go. */
+  discard(): void;
+}
+
+/** Bytes waiting for the reader before the socket is paused (TCP then holds the sender back). */
+const WAITING_MAX = 4 * 1024 * 1024;
+/** The memory the kernel reads into, a slab at a time, each read after the one before. */
+const SLAB = 4 * 1024 * 1024;
+/** A read is given at least this much room; less left in a slab, the next read starts a new one. */
+const READ_ROOM = 256 * 1024;
+/** The status line and headers together, at most (node:http's own limit is 16 KB). */
+const HEAD_MAX = 64 * 1024;
+
+/**
+ * One HTTP/1.1 exchange read straight from its socket, for answers of hundreds of megabytes (a
+ * batch's ZIP). node:http copies every byte of a body out of the socket's buffer into one of its
+ * own (its parser's on_body, Buffer::Copy), each read allocating twice, and hands each piece
+ * through a Readable: for a 665 MB archive about a CPU-second of the main thread and a garbage
+ * collection every few hundred milliseconds. Here the kernel reads into large slabs, one after the
+ * other, and the body's pieces are views of them: no copy, no allocation per read. A slab is never
+ * written twice, so a view stays good for as long as anyone holds it.
+ *
+ * One request per connection (`Connection: close`), no proxy (as node:http and fetch here), TLS
+ * verified as node's https verifies it. Redirects are streamed-answer.ts's.
+ */
+export function socketAnswer(
+  target: URL,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  signal: AbortSignal,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const tls = target.protocol === 'https:';
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(target.port) || (tls ? 443 : 80);
+    let slab = Buffer.allocUnsafe(SLAB);
+    let used = 0;
+    const room = () => {
+      if (SLAB - used < READ_ROOM) {
+        slab = Buffer.allocUnsafe(SLAB);
+        used = 0;
+      }
+      return slab.subarray(used);
+    };
+    const onread = {
+      buffer: room,
+      callback: (n: number, into: Buffer) => {
+        // The read's bytes are the slab's from here on; the next read starts after them.
+        if (into.buffer === slab.buffer) used = into.byteOffset - slab.byteOffset + n;
+        return got(into.subarray(0, n));
+      },
+    };
+    const socket: Socket = tls
+      ? // tls.connect takes onread as net does (Node 15.1, nodejs/node#35753); its types do not say so.
+        tlsConnect({
+          host,
+          port,
+          servername: isIp(host) ? undefined : host,
+          ALPNProtocols: ['http/1.1'],
+          onread,
+        } as ConnectionOptions)
+      : netConnect({ host, port, onread });
+    socket.setNoDelay(true);
+
+    let head: Buffer | undefined = Buffer.alloc(0);
+    let body: HttpBody | undefined;
+    const queue: Buffer[] = [];
+    let queued = 0;
+    let ended = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const poke = () => {
+      const woken = wake;
+      wake = undefined;
+      woken?.();
+    };
+    const fail = (err: unknown) => {
+      failure ??= err;
+      socket.destroy();
+      poke();
+    };
+
+    /** One read's bytes: the head until it is whole, then the body's pieces. False stops reading. */
+    function got(bytes: Buffer): boolean {
+      if (head !== undefined) {
+        head = Buffer.concat([head, bytes]);
+        const answer = readHead();
+        if (answer === undefined) return true;
+        if (answer instanceof Error) {
+          fail(answer);
+          reject(answer);
+          return false;
+        }
+        bytes = answer;
+      }
+      if (!body || ended) return true;
+      try {
+        body.feed(bytes, (piece) => {
+          queue.push(piece);
+          queued += piece.length;
+        });
+      } catch (err) {
+        fail(err);
+        return false;
+      }
+      if (body.done) {
+        ended = true;
+        socket.destroy();
+      }
+      poke();
+      // Paused by name, not by answering false: net.Socket's resume() only restarts a read that
+      // its own pause() stopped.
+      if (queued >= WAITING_MAX) socket.pause();
+      return true;
+    }
+
+    /** The head parsed once whole: the bytes after it, an error, or undefined while it is coming. */
+    function readHead(): Buffer | Error | undefined {
+      const at = head!.indexOf('\r\n\r\n');
+      if (at < 0)
+        return head!.length > HEAD_MAX ? new Error('the answer’s headers are too large') : undefined;
+      const lines = head!.toString('latin1', 0, at).split('\r\n');
+      const rest = head!.subarray(at + 4);
+      const status = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(lines[0]!);
+      if (!status) return new Error('not an HTTP/1.1 answer');
+      const code = Number(status[1]);
+      // An interim answer (100 Continue, 103 Early Hints): the real one follows.
+      if (code >= 100 && code < 200) {
+        head = rest;
+        return rest.length ? readHead() : undefined;
+      }
+      const headers = new Map<string, string[]>();
+      for (const line of lines.slice(1)) {
+        const colon = line.indexOf(':');
+        if (colon <= 0) return new Error('a malformed header in the answer');
+        const name = line.slice(0, colon).trim().toLowerCase();
+        headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
+      }
+      head = undefined;
+      const framing = HttpBody.framing(init.method, code, headers);
+      if (framing instanceof Error) return framing;
+      body = new HttpBody(framing);
+      if (body.done) ended = true;
+      resolve({
+        status: code,
+        statusMessage: status[2] ?? '',
+        headers,
+        chunks,
+        discard: () => socket.destroy(),
+      });
+      return rest;
+    }
+
+    const abort = () => {
+      const reason = signal.reason as unknown;
+      if (head !== undefined) reject(reason);
+      fail(reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    socket.on('error', (err) => {
+      if (head !== undefined) reject(err);
+      fail(err);
+    });
+    socket.on('close', () => {
+      signal.removeEventListener('abort', abort);
+      if (head !== undefined) reject(new Error('the connection closed before an answer'));
+      // A body read until the connection closes ends here; any other is cut.
+      else if (!ended && body?.untilClose) ended = true;
+      else if (!ended) failure ??= new Error('the answer ended before its end');
+      poke();
+    });
+
+    let iterator: AsyncIterator<Buffer> | undefined;
+    function chunks(): AsyncIterator<Buffer> {
+      return (iterator ??= {
+        async next() {
+          // Pieces that came before a break are handed on first: good bytes, and a resume starts after.
+          while (!queue.length) {
+            if (failure !== undefined) throw failure;
+            if (ended) return { done: true, value: undefined };
+            await new Promise<void>((resolve) => (wake = resolve));
+          }
+          const value = queue.shift()!;
+          queued -= value.length;
+          if (queued < WAITING_MAX / 2 && socket.isPaused()) socket.resume();
+          return { done: false, value };
+        },
+        async return() {
+          // A reader that stops early releases the connection.
+          socket.destroy();
+          return { done: true, value: undefined };
+        },
+      });
+    }
+
+    const path = `${target.pathname || '/'}${target.search}`;
+    const lines = [`${init.method} ${path} HTTP/1.1`, `host: ${target.host}`];
+    for (const [name, value] of Object.entries(init.headers)) {
+      if (/[\r\n]/.test(name + value)) return fail(new Error('a header with a line break'));
+      if (!/^(host|connection|content-length|transfer-encoding)$/i.test(name))
+        lines.push(`${name}: ${value}`);
+    }
+    const payload = init.body === undefined ? undefined : Buffer.from(init.body);
+    if (payload) lines.push(`content-length: ${payload.length}`);
+    lines.push('connection: close', '', '');
+    socket.write(lines.join('\r\n'));
+    if (payload) socket.write(payload);
+  });
+}
+
+const isIp = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
