@@ -89,11 +89,8 @@ export class HttpBody {
           at++;
           break;
         case 'size': {
-          const end = bytes.indexOf(0x0a, at);
-          this.line += bytes.toString('latin1', at, end < 0 ? bytes.length : end + 1);
-          at = end < 0 ? bytes.length : end + 1;
-          if (this.line.length > SIZE_LINE_MAX) throw new Error('a chunk size line that does not end');
-          if (end < 0) break;
+          at = this.gather(bytes, at, SIZE_LINE_MAX, 'a chunk size line that does not end');
+          if (!this.line.endsWith('\n')) break;
           const size = /^([0-9a-fA-F]{1,13})[ \t]*(?:;[^\r\n]*)?\r?\n$/.exec(this.line);
           if (!size) throw new Error('a malformed chunk size');
           this.line = '';
@@ -101,23 +98,20 @@ export class HttpBody {
           this.state = this.left === 0 ? 'trailer' : 'data';
           break;
         }
-        case 'trailer': {
+        case 'trailer':
           // Trailer fields, then an empty line. Nothing here reads them.
-          const end = bytes.indexOf(0x0a, at);
-          this.line += bytes.toString('latin1', at, end < 0 ? bytes.length : end + 1);
-          at = end < 0 ? bytes.length : end + 1;
-          if (this.line.length > TRAILER_MAX) throw new Error('trailers that do not end');
-          if (end < 0) break;
-          if (
-            this.line === '\r\n' ||
-            this.line === '\n' ||
-            this.line.endsWith('\n\r\n') ||
-            this.line.endsWith('\n\n')
-          )
-            this.state = 'done';
+          at = this.gather(bytes, at, TRAILER_MAX, 'trailers that do not end');
+          if (/(^|\n)\r?\n$/.test(this.line)) this.state = 'done';
           break;
-        }
       }
     }
+  }
+  /** Bytes from `at` up to and with the next line feed, added to `line`: where reading goes on. */
+  private gather(bytes: Buffer, at: number, max: number, tooLong: string): number {
+    const end = bytes.indexOf(0x0a, at);
+    const to = end < 0 ? bytes.length : end + 1;
+    this.line += bytes.toString('latin1', at, to);
+    if (this.line.length > max) throw new Error(tooLong);
+    return to;
   }
 }

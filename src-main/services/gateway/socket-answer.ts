@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { HttpBody } from './http-body';
+import { WaitingChunks } from './waiting-chunks';
 
 /** What a transport hands streamed-answer.ts: the status line, the headers, the body's chunks. */
 export interface RawAnswer {
@@ -14,8 +15,6 @@ export interface RawAnswer {
   discard(): void;
 }
 
-/** Bytes waiting for the reader before the socket is paused (TCP then holds the sender back). */
-const WAITING_MAX = 4 * 1024 * 1024;
 /** The memory the kernel reads into, a slab at a time, each read after the one before. */
 const SLAB = 4 * 1024 * 1024;
 /** A read is given at least this much room; less left in a slab, the next read starts a new one. */
@@ -75,20 +74,12 @@ export function socketAnswer(
 
     let head: Buffer | undefined = Buffer.alloc(0);
     let body: HttpBody | undefined;
-    const queue: Buffer[] = [];
-    let queued = 0;
-    let ended = false;
-    let failure: unknown;
-    let wake: (() => void) | undefined;
-    const poke = () => {
-      const woken = wake;
-      wake = undefined;
-      woken?.();
-    };
+    // Paused by name (pause(), not a callback answering false): net.Socket's resume() only
+    // restarts a read that its own pause() stopped.
+    const chunks = new WaitingChunks(socket);
     const fail = (err: unknown) => {
-      failure ??= err;
+      chunks.fail(err);
       socket.destroy();
-      poke();
     };
 
     /** One read's bytes: the head until it is whole, then the body's pieces. False stops reading. */
@@ -104,24 +95,17 @@ export function socketAnswer(
         }
         bytes = answer;
       }
-      if (!body || ended) return true;
+      if (!body || chunks.ended) return true;
       try {
-        body.feed(bytes, (piece) => {
-          queue.push(piece);
-          queued += piece.length;
-        });
+        body.feed(bytes, (piece) => chunks.push(piece));
       } catch (err) {
         fail(err);
         return false;
       }
       if (body.done) {
-        ended = true;
+        chunks.end();
         socket.destroy();
       }
-      poke();
-      // Paused by name, not by answering false: net.Socket's resume() only restarts a read that
-      // its own pause() stopped.
-      if (queued >= WAITING_MAX) socket.pause();
       return true;
     }
 
@@ -151,12 +135,12 @@ export function socketAnswer(
       const framing = HttpBody.framing(init.method, code, headers);
       if (framing instanceof Error) return framing;
       body = new HttpBody(framing);
-      if (body.done) ended = true;
+      if (body.done) chunks.end();
       resolve({
         status: code,
         statusMessage: status[2] ?? '',
         headers,
-        chunks,
+        chunks: () => chunks,
         discard: () => socket.destroy(),
       });
       return rest;
@@ -177,38 +161,18 @@ export function socketAnswer(
       signal.removeEventListener('abort', abort);
       if (head !== undefined) reject(new Error('the connection closed before an answer'));
       // A body read until the connection closes ends here; any other is cut.
-      else if (!ended && body?.untilClose) ended = true;
-      else if (!ended) failure ??= new Error('the answer ended before its end');
-      poke();
+      else if (!chunks.ended && body?.untilClose) chunks.end();
+      else if (!chunks.ended) chunks.fail(new Error('the answer ended before its end'));
     });
-
-    let iterator: AsyncIterator<Buffer> | undefined;
-    function chunks(): AsyncIterator<Buffer> {
-      return (iterator ??= {
-        async next() {
-          // Pieces that came before a break are handed on first: good bytes, and a resume starts after.
-          while (!queue.length) {
-            if (failure !== undefined) throw failure;
-            if (ended) return { done: true, value: undefined };
-            await new Promise<void>((resolve) => (wake = resolve));
-          }
-          const value = queue.shift()!;
-          queued -= value.length;
-          if (queued < WAITING_MAX / 2 && socket.isPaused()) socket.resume();
-          return { done: false, value };
-        },
-        async return() {
-          // A reader that stops early releases the connection.
-          socket.destroy();
-          return { done: true, value: undefined };
-        },
-      });
-    }
 
     const path = `${target.pathname || '/'}${target.search}`;
     const lines = [`${init.method} ${path} HTTP/1.1`, `host: ${target.host}`];
     for (const [name, value] of Object.entries(init.headers)) {
-      if (/[\r\n]/.test(name + value)) return fail(new Error('a header with a line break'));
+      if (/[\r\n]/.test(name + value)) {
+        const refused = new Error('a header with a line break');
+        reject(refused);
+        return fail(refused);
+      }
       if (!/^(host|connection|content-length|transfer-encoding)$/i.test(name))
         lines.push(`${name}: ${value}`);
     }

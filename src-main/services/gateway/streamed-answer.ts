@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { socketAnswer, type RawAnswer } from './socket-answer';
+import { WaitingChunks } from './waiting-chunks';
 
 /** Redirects followed, as fetch follows them, before the answer counts as one that never came. */
 const MAX_REDIRECTS = 5;
@@ -151,62 +152,22 @@ function answerOf(raw: RawAnswer): StreamedAnswer {
   };
 }
 
-/** Bytes waiting for the reader before the connection is paused (TCP then holds the gateway back). */
-const WAITING_MAX = 4 * 1024 * 1024;
-
 /**
- * The body's chunks as the socket hands them over. Not Readable's own async iterator: a reader
+ * The body's chunks as node:http hands them over. Not Readable's own async iterator: a reader
  * slower than the network finds several chunks waiting, and its read() joins them into a new buffer,
- * a copy of the bytes and a fresh allocation each time; here each is handed on as it came. Chunks
- * that arrived before a break are handed on first: they are good bytes, and a resume starts after.
+ * a copy of the bytes and a fresh allocation each time.
  */
 function chunksOf(res: IncomingMessage): AsyncIterator<Buffer> {
-  const queue: Buffer[] = [];
-  let queued = 0;
+  const chunks = new WaitingChunks(res);
   // A body already drained (a 204's) or broken before anyone read it.
-  let ended = res.readableEnded;
-  let failure: unknown = res.destroyed && !ended ? new Error('the answer ended before its end') : undefined;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    const woken = wake;
-    wake = undefined;
-    woken?.();
-  };
-  res.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    queued += chunk.length;
-    if (queued >= WAITING_MAX) res.pause();
-    poke();
-  });
-  res.on('end', () => {
-    ended = true;
-    poke();
-  });
-  res.on('error', (err) => {
-    failure ??= err;
-    poke();
-  });
+  if (res.readableEnded) chunks.end();
+  else if (res.destroyed) chunks.fail(new Error('the answer ended before its end'));
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => chunks.end());
+  res.on('error', (err) => chunks.fail(err));
   // Closed without its end (a connection that broke, a destroy without a reason): cut.
   res.on('close', () => {
-    if (!ended) failure ??= new Error('the answer ended before its end');
-    poke();
+    if (!chunks.ended) chunks.fail(new Error('the answer ended before its end'));
   });
-  return {
-    async next() {
-      while (!queue.length) {
-        if (failure !== undefined) throw failure;
-        if (ended) return { done: true, value: undefined };
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      const value = queue.shift()!;
-      queued -= value.length;
-      if (queued < WAITING_MAX / 2 && res.isPaused()) res.resume();
-      return { done: false, value };
-    },
-    async return() {
-      // A reader that stops early releases the connection.
-      res.destroy();
-      return { done: true, value: undefined };
-    },
-  };
+  return chunks;
 }
