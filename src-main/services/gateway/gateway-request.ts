@@ -130,7 +130,8 @@ export async function gatewayFetch(req: GatewayRequest): Promise<GatewayResponse
       const broke = (err: unknown) => failure(err, 'body', answerId);
       return { response, requestId: answerId, scrub, broke, chunks: () => bodyOf(response) };
     }
-    // An answer read as it streams (a ZIP, an image) comes over node:http: see streamed-answer.ts.
+    // An answer read as it streams (a ZIP, an image) comes over node:http or a socket of its own,
+    // as `transport` says: see streamed-answer.ts.
     const { response, chunks } = await streamedRequest(url, init, req.transport);
     const answerId = scrub(response.headers.get('x-request-id') ?? requestId);
     const broke = (err: unknown) => failure(err, 'body', answerId);

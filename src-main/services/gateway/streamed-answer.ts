@@ -13,7 +13,7 @@ export interface StreamedAnswer {
    * read (an error's text), so a caller that streams `chunks` never pays for web streams.
    */
   response: Response;
-  /** The body's chunks as node's socket hands them over: no web-stream layer, no copies. */
+  /** The body's chunks as the transport hands them over: no web-stream layer. */
   chunks(): AsyncIterable<Uint8Array>;
 }
 
