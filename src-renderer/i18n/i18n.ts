@@ -4,6 +4,7 @@ import { en, type Messages } from '../../src-shared/i18n/en';
 import { I18N_BASE_OPTIONS } from '../../src-shared/i18n/i18n-options';
 import { languageOfLocale } from '../../src-shared/i18n/i18n-options';
 import type { Language } from '../../src-shared/settings';
+import { rememberTranslations } from './remembered-t';
 
 export function guessLanguage(): Language {
   return languageOfLocale(navigator.language);
@@ -24,6 +25,7 @@ void i18next.use(initReactI18next).init({
   lng: 'en',
   initAsync: false,
 });
+rememberTranslations(i18next);
 
 /** The language last asked for: a chunk arriving late never switches away from a later choice. */
 let wanted: Language = 'en';
