@@ -5,8 +5,8 @@ import { I18N_BASE_OPTIONS } from '../../src-shared/i18n/i18n-options';
 import { zhCN } from '../../src-shared/i18n/zh-CN';
 import { rememberTranslations } from '../i18n/remembered-t';
 
-/** The window's own messages, in a fresh instance set up as the window sets its own up. */
-function windowI18n() {
+/** The window's messages in a fresh instance, set up as the window's own (remembering, unless told not to). */
+function windowI18n(remember = true) {
   const i18n = i18next.createInstance();
   void i18n.init({
     ...I18N_BASE_OPTIONS,
@@ -14,19 +14,13 @@ function windowI18n() {
     lng: 'en',
     initAsync: false,
   });
-  rememberTranslations(i18n);
+  if (remember) rememberTranslations(i18n);
   return i18n;
 }
 
 describe('remembered translations', () => {
   it('gives the same texts i18next makes, plurals and numbers by their values', () => {
-    const plain = i18next.createInstance();
-    void plain.init({
-      ...I18N_BASE_OPTIONS,
-      resources: { en: { translation: en } },
-      lng: 'en',
-      initAsync: false,
-    });
+    const plain = windowI18n(false);
     const t = windowI18n().getFixedT('en', 'translation');
     const reference = plain.getFixedT('en', 'translation');
     for (const round of [1, 2]) {
