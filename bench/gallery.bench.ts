@@ -250,6 +250,7 @@ for (const [images, f] of figures) {
         `${timeline(x.requests)}; the same library.query again over the API ${x.apiMs.toFixed(0)} ms; ` +
         `typed ${x.attempts}× (longest gap between keys ${x.longestKeyGap.toFixed(0)} ms)`,
     );
+  slow('searches, slow frames', f.searchSlowFrames);
   console.log(
     `  scroll: ${f.scroll.frames} frames in ${f.scroll.seconds.toFixed(1)} s, p95 ${f.scroll.p95.toFixed(1)} ms (moving ${f.scroll.movingP95.toFixed(1)}, paused ${f.scroll.pausedP95.toFixed(1)}; the page idle just before ${f.scroll.idleP95.toFixed(1)}); ` +
       `${(f.scroll.slowShare * 100).toFixed(1)}% of frames over 20 ms (${(f.scroll.movingSlowShare * 100).toFixed(1)}% while moving), ` +

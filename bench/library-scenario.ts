@@ -79,6 +79,8 @@ export interface LibraryFigures {
   };
   /** The searches' long tasks (50 ms and up), from the first clearing of the box to the last answer. */
   searchLongTasks: number[];
+  /** The long animation frames of the same searches, with the scripts they ran: where a long task came from. */
+  searchSlowFrames: SlowFrames;
   /** The page's DOM nodes after the open, the burst, the searches and the scrolling; the largest. */
   domNodes: { open: number; burst: number; search: number; scroll: number; max: number };
   /** The scroll bar dragged through the whole list in 100 steps (scroll-drag.ts). */
@@ -192,7 +194,10 @@ export async function measureLibrary(library: BenchLibrary, withOpens = true): P
       await probe(page, 'startLongTasks');
       for (const word of [...SEARCH_WORDS.english, ...SEARCH_WORDS.chinese])
         searches.push(await search(session, library, word));
-      const searchLong = (await probe(page, 'stopLongTasks')) as { longTasks: number[] };
+      const searchLong = (await probe(page, 'stopLongTasks')) as {
+        longTasks: number[];
+        slowFrames: SlowFrames;
+      };
       heaps.push(await heapUsed(cdp));
       const nodesSearch = await domNodes(cdp);
       log(`search: ${searches.map((s) => `${s.word} ${s.ms?.toFixed(0)} ms`).join(', ')}`);
@@ -246,6 +251,7 @@ export async function measureLibrary(library: BenchLibrary, withOpens = true): P
         burstBytes: burst.bytes,
         search: searches,
         searchLongTasks: searchLong.longTasks,
+        searchSlowFrames: searchLong.slowFrames,
         domNodes: {
           open: nodesOpen,
           burst: nodesBurst,
