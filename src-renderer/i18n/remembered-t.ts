@@ -30,16 +30,14 @@ export function rememberTranslations(i18n: I18n): void {
 
   i18n.getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown, options: unknown) => {
     const fixed = (make as (...args: unknown[]) => TFunction)(lng, ns, keyPrefix, options);
+    const call = fixed as unknown as (...args: unknown[]) => unknown;
+    // Made once per t; only the language is read at each call, for a t that follows the window's.
+    const within = `\u0001${String(ns)}\u0001${String(keyPrefix ?? '')}`;
     const remembering = (key: unknown, opts?: unknown, ...rest: unknown[]) => {
       const id =
         typeof key === 'string' && rest.length === 0
-          ? idOf(
-              `${String(lng ?? i18n.language)}\u0001${String(ns)}\u0001${String(keyPrefix ?? '')}`,
-              key,
-              opts,
-            )
+          ? idOf(`${String(lng ?? i18n.language)}${within}`, key, opts)
           : undefined;
-      const call = fixed as unknown as (...args: unknown[]) => unknown;
       if (id === undefined) return call(key, opts, ...rest);
       const known = texts.get(id);
       if (known !== undefined) return known;
