@@ -2,7 +2,7 @@ import { rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
-import { sweepBuffersAtOnce } from './buffer-sweeping';
+import { sweepBuffersAtOnce, withRoomForSlabs } from './buffer-sweeping';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';
@@ -60,6 +60,10 @@ type Streamed = LocalEntry & { crc: number; compressedSize: number; size: number
  */
 export async function ingestBatchZip(options: StreamIngestOptions): Promise<IngestedZip> {
   sweepBuffersAtOnce();
+  return withRoomForSlabs(() => ingest(options));
+}
+
+async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const scrub = options.scrub ?? ((text: string) => text);
   const verified = options.verified ?? [];
