@@ -2,7 +2,7 @@ import { rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
-import { sweepBuffersAtOnce, withRoomForSlabs } from './buffer-sweeping';
+import { sweepBuffersAtOnce, withRoomForSlabs } from './ingest-heap';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';

@@ -1,3 +1,6 @@
+// What V8's heap is told while a batch ZIP streams in, where hundreds of megabytes pass through
+// buffers that live for milliseconds: when to free them, and when to collect. Both are V8 flags,
+// set while the process runs, each measured on a 660 MB archive for issue 36.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 let set = false;
