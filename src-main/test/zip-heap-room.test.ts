@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { ingest, manifestOf, png, trickyImage, zipOf } from './helpers/zip-by-hand';
 
 // V8's flags are the process's, and there is no way to read one back: the calls are recorded on
-// their way to the real V8, which still takes every one of them.
-// The heap's size is set by each test: a studio's heap is small, or large with a big catalog.
+// their way to the real V8, which still takes every one of them. The heap's size is set by each
+// test: a studio's heap is small, or large with a big catalog.
 const flags = vi.hoisted(() => [] as string[]);
 const heap = vi.hoisted(() => ({ used: 0 }));
 vi.mock('node:v8', async (original) => {
@@ -48,7 +48,7 @@ describe('room for the archive’s slabs while a ZIP streams in', () => {
     const one = await ingest(zip, first.open);
     const two = await ingest(broken, second.open);
     const refused = two.result.catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    // Both are streaming, each held mid-archive.
     expect(growth()).toEqual(['--heap-growing-percent=250']);
     first.go();
     await one.result;
@@ -64,15 +64,13 @@ describe('room for the archive’s slabs while a ZIP streams in', () => {
     const zip = zipOf([{ name: 'images/a.png', data: png }, manifestOf(['a'])]);
     flags.length = 0;
     heap.used = 32 * MB;
-    await (
-      await ingest(zip)
-    ).result;
+    const middle = await ingest(zip);
+    await middle.result;
     expect(growth()).toEqual(['--heap-growing-percent=150', '--heap-growing-percent=0']);
     flags.length = 0;
     heap.used = 300 * MB;
-    await (
-      await ingest(zip)
-    ).result;
+    const large = await ingest(zip);
+    await large.result;
     expect(growth()).toEqual([]);
   });
 });
