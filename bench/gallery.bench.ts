@@ -115,6 +115,7 @@ if (process.env.BENCH_LIBRARY_ONLY === 'trace') {
     process.env.BENCH_TRACE_COLD === '1',
     process.env.BENCH_TRACE_OUT,
     process.env.BENCH_TRACE_SEARCH,
+    process.env.BENCH_TRACE_BURST === '1',
   );
   console.log(JSON.stringify({ bench: 'gallery', only: 'trace', images: sizes[0], pass: false }));
   process.exit(0);

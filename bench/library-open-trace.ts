@@ -4,9 +4,12 @@
 // where it waited), the timers, every request with its priority and end, and the functions the
 // CPU profile spent the time in. Run by the gallery bench with BENCH_LIBRARY_ONLY=trace (warm;
 // BENCH_TRACE_COLD=1 empties the thumbnail cache first; BENCH_TRACE_OUT=file.json keeps the trace
-// for DevTools' Performance panel).
+// for DevTools' Performance panel, and the CPU profile beside it). BENCH_TRACE_SEARCH=word traces a
+// search instead; with BENCH_TRACE_BURST=1 the gallery is culled first, as the gallery bench does
+// before it searches. Layouts forced by a script are printed with the script's stack.
 import { writeFileSync } from 'node:fs';
-import { openLibrary, prepare, search, startedStudio } from './library-steps';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { markBurst, openLibrary, prepare, search, startedStudio } from './library-steps';
 import type { BenchLibrary } from './make-library';
 import { dataDirFor } from './library-scenario';
 
@@ -28,6 +31,8 @@ export async function traceLibraryOpen(
   out?: string,
   /** Trace a search for this word after the open, from its last key, instead of the open. */
   word?: string,
+  /** Cull first as the gallery bench does (a burst of marks), then trace the search from its first click. */
+  burst = false,
 ): Promise<void> {
   const data = dataDirFor(library);
   const dataDir = data.dir;
@@ -42,6 +47,12 @@ export async function traceLibraryOpen(
     const session = await startedStudio(dataDir);
     try {
       const cdp = await session.page.context().newCDPSession(session.page);
+      let opened: { ms: number } | undefined;
+      if (burst) {
+        opened = await openLibrary(session.page, library.images);
+        await sleep(4000);
+        await markBurst(session, () => 0);
+      }
       const events: TraceEvent[] = [];
       cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
       const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -57,30 +68,34 @@ export async function traceLibraryOpen(
             'toplevel',
             'blink',
             'netlog',
+            'disabled-by-default-devtools.timeline.stack',
           ],
         },
       });
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
-      const open = await openLibrary(session.page, library.images);
+      const open = opened ?? (await openLibrary(session.page, library.images));
       let ms = open.ms;
       let from = (e: TraceEvent) => e.name === 'EventDispatch' && e.args?.data?.type === 'click';
       if (word) {
         // A search instead: from the last key typed to every place on screen a match (issue 36).
+        const began = performance.now();
         const found = await search(session, library, word);
-        ms = found.exactMs ?? found.ms ?? 1000;
+        ms = burst ? performance.now() - began : (found.exactMs ?? found.ms ?? 1000);
         console.log(
           `search "${word}", traced: exact ${found.exactMs?.toFixed(0)} ms, rows ${found.ms?.toFixed(0)} ms`,
         );
-        from = (e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input';
+        from = (e) => e.name === 'EventDispatch' && e.args?.data?.type === (burst ? 'click' : 'input');
       }
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
       await cdp.send('Tracing.end');
       await done;
       if (out) writeFileSync(out, JSON.stringify(events));
+      // The CPU profile beside it, for DevTools or a look at one task.
+      if (out) writeFileSync(out.replace(/(\.json)?$/, '.cpuprofile'), JSON.stringify(profile));
       if (!word) console.log(`${cold ? 'cold' : 'warm'} open, traced: ${open.ms.toFixed(0)} ms`);
-      report(events, ms, profile, from, !!word);
+      report(events, ms, profile, from, !!word && !burst);
     } finally {
       await session.stop();
     }
@@ -146,6 +161,22 @@ function report(
         return `${e.name}${what ? `(${what})` : ''} ${((e.dur ?? 0) / 1000).toFixed(1)}`;
       });
     console.log(`  ${at(task.ts)} ${((task.dur ?? 0) / 1000).toFixed(1).padStart(6)}  ${inside.join(', ')}`);
+  }
+  for (const e of main) {
+    const stack = (
+      e.args as {
+        beginData?: {
+          stackTrace?: { functionName: string; url: string; lineNumber: number; columnNumber: number }[];
+        };
+      }
+    )?.beginData?.stackTrace;
+    if (!stack?.length || !['Layout', 'UpdateLayoutTree'].includes(e.name)) continue;
+    console.log(
+      `  forced ${e.name} at ${at(e.ts)} ${((e.dur ?? 0) / 1000).toFixed(1)} ms: ${stack
+        .slice(0, 6)
+        .map((f) => `${f.functionName || '?'}@${f.url.split('/').pop()}:${f.lineNumber}:${f.columnNumber}`)
+        .join(' < ')}`,
+    );
   }
   console.log(`  main thread busy ${busy.toFixed(0)} ms of ${openMs.toFixed(0)} ms`);
   const sends = events.filter((e) => e.name === 'ResourceSendRequest' && e.ts >= t0 && e.ts <= end);

@@ -123,4 +123,10 @@ test('60,000 images in one column: an honest count while indexing, and End reach
   await expect(picker).toBeHidden();
   await expect(page.getByTestId('library-batch')).toHaveText(`Tall 0 (${PER_FOLDER})`);
   await expect(count).toContainText(`${PER_FOLDER} of ${IMAGES.toLocaleString('en-US')} images`);
+  // Another list starts at its top, though the gallery was left at its end (by the scroll bar: the
+  // focus stayed on the first image, so no move of the focus brings it back).
+  const first = page.locator('[data-testid="library-cell"][data-index="0"]');
+  await expect(first).toBeInViewport();
+  await expect(first).toHaveClass(/\bfocused\b/);
+  await expect(page.locator('[data-testid="library-cell"].focused')).toHaveCount(1);
 });

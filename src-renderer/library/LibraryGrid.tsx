@@ -85,7 +85,7 @@ export function LibraryGrid({
     scrolling: isScrolling,
     jumping,
     scrollToRow,
-    scrollTop,
+    scrollToTop,
   } = useScaledRows({
     scroller,
     rows: Math.ceil(total / columns),
@@ -104,11 +104,7 @@ export function LibraryGrid({
   // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
   // Not asked where the gallery is at its top already (as after typing a search): scrolling lays
   // the page out at once, in the task that shows the new list (12 to 23 ms at a million images).
-  const top = useRef(scrollTop);
-  top.current = scrollTop;
-  useLayoutEffect(() => {
-    if (top.current !== 0) scroller.current?.scrollTo({ top: 0 });
-  }, [filter, scroller]);
+  useLayoutEffect(() => scrollToTop(), [filter, scrollToTop]);
 
   // The focused cell is kept in view, whether keys, a click or the lightbox moved it.
   // Only a move of the focus scrolls: new data (a folder arrived) leaves the gallery where it is.

@@ -119,6 +119,11 @@ export function LibraryScreen() {
       const next = { ...f, ...patch };
       current.current = next;
       void askList(next);
+      // The focus goes back to the first image now, as the list is asked for, not once it is drawn:
+      // the gallery redrawn for the move (and its place checked) in the key's own small task rather
+      // than in the one that draws a search's answer, which was 74 ms at a million images after
+      // culling. The reset when the list is drawn (above) then changes nothing.
+      resetSelection(true);
       // A select's value set in a transition would show its old choice until the list is drawn.
       if ('search' in patch) changeList(next, setFilter);
       else setFilter(next);

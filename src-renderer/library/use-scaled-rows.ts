@@ -55,6 +55,8 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
    * to a whole pixel of scroll, and reading it back must not move a row it just put in view.
    */
   const written = useRef<Written | null>(null);
+  /** The element's scroll position as its last scroll event, or this hook's own scroll, left it. */
+  const seenTop = useRef(0);
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -65,7 +67,8 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
       const l = { ...current.current, viewport: el.clientHeight };
       setJumping(Math.abs(contentTopAt(el.scrollTop, l) - contentTopAt(last, l)) > l.viewport);
       last = el.scrollTop;
-      setScrollTop(el.scrollTop);
+      seenTop.current = last;
+      setScrollTop(last);
       setScrolling(true);
       clearTimeout(quiet);
       quiet = setTimeout(() => {
@@ -76,7 +79,8 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     const observer = new ResizeObserver(() => setViewport(el.clientHeight));
     observer.observe(el);
     setViewport(el.clientHeight);
-    setScrollTop(el.scrollTop);
+    seenTop.current = el.scrollTop;
+    setScrollTop(seenTop.current);
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       clearTimeout(quiet);
@@ -98,6 +102,10 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     (row: number) => {
       const el = scroller.current;
       if (!el) return;
+      // The first row of a list at its top is in view already. Asking the element where it is lays
+      // the page out, inside the task that draws a new list whose focus goes back to the first
+      // image (a search's answer after culling: 5 to 16 ms of a 74 ms task at a million images).
+      if (row === 0 && seenTop.current === 0) return;
       const l = { ...current.current, viewport: el.clientHeight };
       const target = contentTopToShow(row, placeAt(written.current, el.scrollTop, l), l);
       if (target === undefined) return;
@@ -108,10 +116,21 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
         Math.abs(el.scrollTop - top) <= 1
           ? { scrollTop: el.scrollTop, contentTop: target, rows: l.rows, rowHeight: l.rowHeight }
           : null;
-      setScrollTop(el.scrollTop);
+      seenTop.current = el.scrollTop;
+      setScrollTop(seenTop.current);
     },
     [scroller],
   );
 
-  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow, scrollTop };
+  /** Back to the top, drawn from there at once rather than at the scroll event's frame. */
+  const scrollToTop = useCallback(() => {
+    const el = scroller.current;
+    if (!el || seenTop.current === 0) return;
+    el.scrollTo({ top: 0, behavior: 'instant' });
+    written.current = null;
+    seenTop.current = 0;
+    setScrollTop(0);
+  }, [scroller]);
+
+  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow, scrollToTop };
 }
