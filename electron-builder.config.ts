@@ -7,7 +7,7 @@ import { APP_ID, PRODUCT_NAME, PUBLISHER_NAME } from './src-main/electron/produc
 // description and author come from package.json. build/package-check/ verifies the result offline.
 
 /** The native modules: their .node binaries and shared libraries cannot be loaded from inside an asar. */
-const NATIVE_MODULES = ['sharp', '@img', 'libsql', '@libsql'];
+const NATIVE_MODULES = ['sharp', '@img', 'libsql', '@libsql', '@node-rs'];
 
 /** The release's notes (`[en]` and `[zh-CN]` parts), copied into the feed's latest*.yml when present. */
 const RELEASE_NOTES = 'build/release-notes.md';

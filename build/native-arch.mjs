@@ -1,7 +1,7 @@
 // The architecture a native binary was built for, read from its header, and electron-builder's
 // afterPack hook that checks every unpacked native binary against the architecture being packaged.
 //
-// npmRebuild is off: sharp and libsql ship prebuilt binaries as per-platform
+// npmRebuild is off: sharp, libsql and @node-rs/crc32 ship prebuilt binaries as per-platform
 // optional packages, and npm installs only the host's. A dmg for the other Mac architecture would
 // then carry binaries its Mac cannot load, and the app would fail at its first image. The hook
 // stops such a build and names the packages to install for the target.

@@ -145,6 +145,8 @@ describe('the packaged app', () => {
     const natives = [...entries].filter((e) => e.endsWith('.node'));
     const sharpBinary = natives.filter((e) => /^\/node_modules\/@img\/sharp-[^/]+\/.*\.node$/.test(e));
     const sqliteBinary = natives.filter((e) => /^\/node_modules\/@libsql\/[^/]+\/.*\.node$/.test(e));
+    const crcBinary = natives.filter((e) => /^\/node_modules\/@node-rs\/crc32-[^/]+\/.*\.node$/.test(e));
+    expect(crcBinary.length).toBeGreaterThan(0);
     expect(sharpBinary.length).toBeGreaterThan(0);
     // The sandbox draws with sharp: the 35 MB canvas package is a development tool only.
     expect(natives.filter((e) => e.startsWith('/node_modules/@napi-rs/'))).toEqual([]);
@@ -161,6 +163,8 @@ describe('the packaged app', () => {
       join(appDir, 'out/main'),
       `import sharp from 'sharp';\n` +
         `import Database from 'libsql';\n` +
+        // The CRC-32 every downloaded image is checked with (src-main/services/zip/crc32.ts).
+        `import { crc32 } from '@node-rs/crc32';\n` +
         // The library catalog's driver, with the FTS5 trigram index it needs for Chinese search.
         `const db = new Database(':memory:');\n` +
         `db.exec("create virtual table t using fts5(x, tokenize = 'trigram')");\n` +
@@ -169,9 +173,10 @@ describe('the packaged app', () => {
         `const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#4f7cff' } }).png().toBuffer();\n` +
         // The sandbox's pictures print their prompt with sharp's text (Pango), which needs its fonts.
         `const text = await sharp({ text: { text: 'Studio 工作室', rgba: true } }).png().toBuffer({ resolveWithObject: true });\n` +
-        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), text: text.info.width > 0, sqlite }));\n`,
+        `const crc = crc32(Buffer.from('123456789')).toString(16);\n` +
+        `console.log(JSON.stringify({ sharp: png.subarray(1, 4).toString(), text: text.info.width > 0, sqlite, crc }));\n`,
     );
-    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', text: true, sqlite: ['一只青花瓷杯'] });
+    expect(JSON.parse(out)).toEqual({ sharp: 'PNG', text: true, sqlite: ['一只青花瓷杯'], crc: 'cbf43926' });
   });
 
   it('finds every package the main and preload bundles import in the packaged node_modules', async () => {

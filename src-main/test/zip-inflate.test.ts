@@ -3,11 +3,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { crc32 as zlibCrc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { Lane, inflatePieces } from '../services/zip/inflate-pool';
+import { crc32 } from '../services/zip/crc32';
+import { CheckFailed, Lane, inflatePieces } from '../services/zip/inflate-pool';
 import { extractBatchZip, extractZip } from './helpers/zip-on-disk';
 import { call, startServices, waitUntil } from './helpers/studio-fixture';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -138,6 +139,55 @@ describe('inflating into buffers kept between entries', () => {
     await expect(drain(inflatePieces(padded, image.length, 'c.png', out))).rejects.toThrow(
       /c\.png ends after \d+ of its \d+ compressed bytes/,
     );
+  });
+
+  it('checks each image against the CRC-32 its archive recorded, and refuses one that differs', async () => {
+    const image = randomBytes(1024 * 1024 + 17);
+    const recorded = zlibCrc32(image);
+    const lane = new Lane();
+    const pieces: Buffer[] = [];
+    for await (const piece of inflatePieces(
+      deflateRawSync(image),
+      image.length,
+      'a.png',
+      lane.output(image.length + 1),
+      recorded,
+    ))
+      pieces.push(Buffer.from(piece));
+    expect(Buffer.concat(pieces).equals(image)).toBe(true);
+    // One bit off in the record: every piece is handed on, then the image is refused.
+    const wrong = inflatePieces(
+      deflateRawSync(image),
+      image.length,
+      'b.png',
+      lane.output(image.length + 1),
+      recorded ^ 1,
+    );
+    let handed = 0;
+    await expect(
+      (async () => {
+        for await (const piece of wrong) handed += piece.length;
+      })(),
+    ).rejects.toBeInstanceOf(CheckFailed);
+    expect(handed).toBe(image.length);
+  });
+
+  it("computes zlib's CRC-32, over any split of the bytes", () => {
+    // The check value of CRC-32/ISO-HDLC, and unsigned above 2^31.
+    expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+    expect(crc32(Buffer.alloc(0), 0xdeadbeef)).toBe(0xdeadbeef);
+    const data = randomBytes(3 * 1024 * 1024 + 5);
+    const whole = zlibCrc32(data);
+    expect(crc32(data)).toBe(whole);
+    for (const cuts of [[1], [7, 4096, 65_537], [1024 * 1024, 2 * 1024 * 1024 + 3]]) {
+      let running = 0;
+      let at = 0;
+      for (const cut of [...cuts, data.length]) {
+        running = crc32(data.subarray(at, cut), running);
+        at = cut;
+      }
+      expect(running).toBe(whole);
+    }
   });
 
   it('extracts many deflated images of mixed sizes through the reused buffers, each byte for byte', async () => {

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from './crc32';
 import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse } from './zip-refusal';
 import type { DataRead } from './zip-stream-records';

@@ -1,4 +1,5 @@
-import { createInflateRaw, crc32 } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
+import { crc32 } from './crc32';
 import { StudioError } from '../../../src-shared/studio-error';
 import { ByteSource, STREAM_CHUNK, StreamCut } from './zip-byte-source';
 import { refuse, unreadable } from './zip-refusal';
