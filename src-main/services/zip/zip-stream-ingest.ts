@@ -97,8 +97,8 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
     options.onProgress?.(src.offset, verified.length);
   };
   /**
-   * An image inflated on the pool a step at a time, each piece written as it comes; zlib checks its
-   * CRC-32 there against the one recorded (inflatePieces).
+   * An image inflated on the pool a step at a time, each piece checked against the CRC-32 recorded
+   * as it is handed on, and written as it comes (inflatePieces).
    */
   const inflateBeside = async (known: Streamed, compressed: Buffer, lane: Lane, sink: Sink) => {
     let file: PartFile | undefined;
