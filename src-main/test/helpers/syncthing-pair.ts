@@ -46,7 +46,7 @@ export interface SyncthingPair {
   rest(side: Side, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown>;
   /** Scans the folder on both sides now (the call returns when each scan is done). */
   rescan(): Promise<void>;
-  /** Until both sides are connected, idle, need nothing and see the other at 100 %. */
+  /** Scans both sides, then waits until both are connected, idle, need nothing and see the other at 100 %. */
   waitInSync(timeoutMs?: number): Promise<void>;
   /** Until `predicate` holds for the file's bytes on one side (undefined while it is missing). */
   waitFor(
@@ -321,6 +321,10 @@ export async function startSyncthingPair(options: SyncthingPairOptions): Promise
       await Promise.all([a, b].map((s) => rest(s.side, 'POST', `/rest/db/scan?folder=${folder}`)));
     },
     async waitInSync(timeoutMs = 30_000) {
+      // Scanned first: what a studio has just written may not be seen yet (the watcher waits a
+      // second, then gathers), and two idle sides that both lack it would pass for in step.
+      // Retried: a folder still starting answers a scan with an error.
+      await until('a scan of both sides', async () => (await pair.rescan(), true), timeoutMs);
       let streak = 0;
       // Twice in a row, so that an index just sent but not yet applied cannot pass for agreement.
       await until(
