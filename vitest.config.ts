@@ -10,6 +10,8 @@ export default defineConfig({
       // The start script on a fresh copy and the native binary check; the packaging check runs after the build, not here.
       'build/test/*.test.ts',
     ],
+    // Every test's temporary files in one folder of the run's own, removed at its end.
+    globalSetup: ['build/test-tmpdir.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

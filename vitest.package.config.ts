@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['build/package-check/**/*.test.ts'],
+    // Every test's temporary files in one folder of the run's own, removed at its end.
+    globalSetup: ['build/test-tmpdir.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Packaging is CPU-bound; one file at a time leaves a core for the rest of the machine.

@@ -19,6 +19,8 @@ export const chromiumLaunchOptions = {
 
 export default defineConfig({
   testDir: '.',
+  // Every test's temporary files in one folder of the run's own, removed at its end.
+  globalSetup: '../build/test-tmpdir.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
