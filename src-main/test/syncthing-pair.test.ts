@@ -163,7 +163,6 @@ describe.skipIf(!!syncthingMissing)('two real Syncthing instances keep two folde
     // A line only A has: if .stignore were synced, B would get it.
     writeFileSync(join(dirA, '.stignore'), '/.studio/staging\n// only on A\n');
     await pair.waitFor('b', '.studio/people/a.json', (b) => b?.toString() === '{"name":"A"}\n');
-    await pair.rescan();
     await pair.waitInSync();
     expect(readdirSync(join(dirB, '.studio'))).toEqual(['people']);
     expect(readFileSync(join(dirB, '.stignore'), 'utf8')).toBe('/.studio/staging\n');

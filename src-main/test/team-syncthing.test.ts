@@ -119,7 +119,6 @@ describe.skipIf(!!syncthingMissing)('a library kept in step by Syncthing', () =>
     writeFileSync(`${onB}.edit`, JSON.stringify(theirs));
     renameSync(`${onB}.edit`, onB);
     await pair.resume();
-    await pair.rescan();
     await pair.waitInSync(60_000);
     const copies = (dir: string) =>
       readdirSync(join(dir, folder, 'review')).filter((n) => n.includes('sync-conflict'));
