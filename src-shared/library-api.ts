@@ -7,6 +7,7 @@ import {
   libraryIdsQuerySchema,
   libraryImageSchema,
   libraryOverviewSchema,
+  libraryPositionQuerySchema,
   libraryQuerySchema,
   libraryResultSchema,
   reviewMarkSchema,
@@ -33,6 +34,14 @@ export const libraryMethods = {
   'library.overview': { input: none, output: libraryOverviewSchema },
   /** Ids of the filtered list (or a range of it), for select-all, shift-click ranges and exports. */
   'library.ids': { input: libraryIdsQuerySchema, output: z.array(z.string()).max(LIBRARY_IDS_MAX) },
+  /**
+   * Where an image is now in the filtered list (from 0), or null where the list does not hold it:
+   * the focus and the loupe stay on their image when a batch arrives above it.
+   */
+  'library.position': {
+    input: libraryPositionQuerySchema,
+    output: z.object({ index: z.number().int().min(0).nullable() }),
+  },
   'library.detail': { input: byId, output: libraryDetailSchema },
   /** "What worked": the filtered images by their prompts' parts (or model), picks counted, best first. */
   'library.whatWorked': { input: whatWorkedQuerySchema, output: whatWorkedResultSchema },

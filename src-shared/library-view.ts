@@ -91,6 +91,10 @@ export const libraryIdsQuerySchema = libraryFilterSchema
   })
   .strict();
 export type LibraryIdsQuery = z.input<typeof libraryIdsQuerySchema>;
+export const libraryPositionQuerySchema = libraryFilterSchema
+  .extend({ id: z.string().min(1).max(2000) })
+  .strict();
+export type LibraryPositionQuery = z.input<typeof libraryPositionQuerySchema>;
 /** Enough for a quarter of a million images; a list longer than this is refused, not cut. */
 export const LIBRARY_IDS_MAX = 300_000;
 

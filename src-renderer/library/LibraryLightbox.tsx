@@ -7,6 +7,7 @@ import { Lightbox } from './Lightbox';
 import { useLibraryItem, useLibraryWindows } from './library-hooks';
 import type { ReuseHandlers } from './Lightbox';
 import { itemIn, pageOf, pagesCovering, type MarkPatch } from './library-windows';
+import { useFollowHold } from './library-follow';
 
 /** Images the filmstrip shows on each side of the one in the loupe. */
 const STRIP_SIDE = 7;
@@ -31,8 +32,13 @@ interface Props {
  * filmstrip of the list around it runs below.
  */
 export function LibraryLightbox({ filter, total, index, ...rest }: Props) {
-  const item = useLibraryItem(filter, index, true);
-  const [last, setLast] = useState<LibraryImage | undefined>(item);
+  const fetched = useLibraryItem(filter, index, true);
+  const [last, setLast] = useState<LibraryImage | undefined>(fetched);
+  // While the list is asked again after images arrived, the place may hold another image until
+  // the loupe's own image's new place is known (library-follow.ts): the one shown stays, and keys
+  // still mark it.
+  const held = useFollowHold((s) => s.at === index);
+  const item = held && last ? last : fetched;
   // Adjusting state while rendering: the newest image that arrived.
   if (item && item !== last) setLast(item);
   const from = Math.max(0, index - STRIP_SIDE);

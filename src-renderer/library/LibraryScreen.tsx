@@ -63,7 +63,7 @@ export function LibraryScreen() {
   const [error, setError] = useState<StudioError>();
   const scroller = useRef<HTMLDivElement>(null);
   const mark = useMarks(setError);
-  useLibraryLiveUpdates();
+  useLibraryLiveUpdates(() => ({ filter: shown, lightbox, setLightbox }));
   useLibraryScreenKeys(mark, setMessage);
   useKeptPlace(filter);
   /** The images "Add to board" is open for; the library image a reference is being placed from. */

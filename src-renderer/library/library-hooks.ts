@@ -1,5 +1,5 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LibraryFilter, LibraryOverview, LibraryResult } from '../../src-shared/library-view';
 import type { StudioApi } from '../../src-shared/studio-api';
 import { StudioError } from '../../src-shared/studio-error';
@@ -19,6 +19,7 @@ import {
 } from './library-windows';
 import { recordMarkStep, type MarksBefore } from './library-mark-history';
 import { LIBRARY_READS } from './use-library-away';
+import { refreshFollowing, type FollowTarget } from './library-follow';
 import { searchAhead } from './search-ahead';
 
 /** A window no one has shown for this long leaves the cache, so scrolling 250,000 images stays small. */
@@ -166,13 +167,23 @@ let lastIndexingRefresh = 0;
 
 /**
  * What the main process says changed, applied without polling: marks go into the cached windows in
- * place (nothing is fetched), folders make the lists and the overview be asked again (the gallery
- * keeps its scroll and focus, since it only gets new data), indexing progress goes into the overview.
+ * place (nothing is fetched), folders make the lists and the overview be asked again (the focus
+ * and the loupe stay on their images: library-follow.ts), indexing progress goes into the overview.
  */
-export function useLibraryLiveUpdates(): void {
+export function useLibraryLiveUpdates(follow: () => FollowTarget | undefined): void {
   const studio = useStudio();
   const client = useQueryClient();
+  // Read when a change comes, not a reason to listen again: the screen passes a new one each render.
+  const target = useRef(follow);
+  target.current = follow;
   useEffect(() => {
+    const refresh = () =>
+      refreshFollowing(
+        studio,
+        client,
+        () => target.current(),
+        () => client.invalidateQueries({ queryKey: ['library.query'] }),
+      );
     // Changes while the Library was not on screen were not heard: a visit asks the lists again, and
     // an image's detail and lineage (what it was made from, what was made from it) when next shown.
     for (const method of LIBRARY_READS) void client.invalidateQueries({ queryKey: [method] });
@@ -190,10 +201,10 @@ export function useLibraryLiveUpdates(): void {
         // window of a million-image build would otherwise be fetched several times a second).
         if (change.indexing && Date.now() - lastIndexingRefresh >= INDEXING_REFRESH_MS) {
           lastIndexingRefresh = Date.now();
-          void client.invalidateQueries({ queryKey: ['library.query'] });
+          void refresh();
         }
       } else {
-        void client.invalidateQueries({ queryKey: ['library.query'] });
+        void refresh();
         void client.invalidateQueries({ queryKey: ['library.overview'] });
         void client.invalidateQueries({ queryKey: ['library.detail'] });
         // A batch that arrived may be made from an image shown: its "Used in" grows.

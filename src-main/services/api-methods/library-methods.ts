@@ -39,6 +39,7 @@ export function libraryHandlers(deps: LibraryHandlerDeps): FeatureHandlers<'libr
     'library.query': (query) => library.query(query),
     'library.overview': () => library.overview(),
     'library.ids': (query) => library.ids(query),
+    'library.position': async (query) => ({ index: await library.position(query) }),
     'library.detail': ({ id }) => library.detail(id),
     'library.whatWorked': (query) => library.whatWorked(query),
     'library.lineage': ({ id }) => library.lineage(id),

@@ -4,10 +4,16 @@ import type {
   LibraryIdsQuery,
   LibraryImage,
   LibraryOverview,
+  LibraryPositionQuery,
   LibraryQuery,
   LibraryResult,
 } from '../../../../src-shared/library-view';
-import { libraryIdsQuerySchema, libraryQuerySchema } from '../../../../src-shared/library-view';
+import {
+  libraryFilterSchema,
+  libraryIdsQuerySchema,
+  libraryPositionQuerySchema,
+  libraryQuerySchema,
+} from '../../../../src-shared/library-view';
 import { StudioError } from '../../../../src-shared/studio-error';
 import type { FolderProblem } from '../folders/batch-folder-record';
 import type { StackLevel } from '../../../../src-shared/image-stacks';
@@ -21,6 +27,7 @@ import { COLUMNS, FROM, imageAt, rowsOf, where, windowSql, type Row } from './ca
 import { searchMatches } from './catalog-search';
 import { asTerms, MATCHES_TABLE, SearchMatches, termCount } from './catalog-search-matches';
 import { newestSearchWindow } from './catalog-search-window';
+import { positionOf } from './catalog-position';
 
 export type { Row } from './catalog-list-sql';
 
@@ -185,6 +192,13 @@ export class CatalogReading {
         ),
     );
     return { total, offset: 0, items: this.shown(db, rowsOf(db, window), q.stackLevel) };
+  }
+
+  /** Where an image is in the filtered, sorted list, or null where the list does not hold it. */
+  async position(raw: LibraryPositionQuery): Promise<number | null> {
+    await this.indexing.settled();
+    const { id, ...filter } = libraryPositionQuerySchema.parse(raw);
+    return this.catalog.use((db) => positionOf(db, libraryFilterSchema.parse(filter), id));
   }
 
   /** Ids of the filtered list in its order, or of a range of it. */

@@ -2,6 +2,7 @@ import type {
   LibraryChanged,
   LibraryDetail,
   LibraryIdsQuery,
+  LibraryPositionQuery,
   LibraryImage,
   LibraryMarkChange,
   LibraryOverview,
@@ -99,6 +100,10 @@ export class LibraryCatalog {
 
   ids(raw?: LibraryIdsQuery): Promise<string[]> {
     return this.reading.ids(raw);
+  }
+
+  position(raw: LibraryPositionQuery): Promise<number | null> {
+    return this.reading.position(raw);
   }
 
   overview(): Promise<LibraryOverview> {
