@@ -5,7 +5,7 @@ import { batchInLibrary, expect, openScreen, test } from './studio-fixture';
 // The loupe and the grid's focus stay on that image; a key marks the image on screen.
 test.use({ viewport: { width: 1280, height: 800 } });
 
-test('the loupe and the focus stay on their image when a batch arrives above it', async ({
+test('the loupe and the focus stay on their image when a batch arrives above it, and come back to it', async ({
   page,
   studio,
 }) => {
@@ -60,5 +60,24 @@ test('the loupe and the focus stay on their image when a batch arrives above it'
   await batchInLibrary(studio, 'follow-c', 'Follow lanterns', ['A lantern', 'A paper lantern']);
   await expect(page.getByTestId('library-count')).toContainText('20 of 20');
   await expect(focused).toHaveAttribute('data-index', '12');
+  await expect(focused).toHaveAttribute('data-id', id);
+
+  // Away on another screen while a batch arrives, then back: the focus comes back to its image.
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await nav.getByRole('link', { name: 'Batches' }).click();
+  await batchInLibrary(studio, 'follow-d', 'Follow kites again', [
+    'A box kite',
+    'A delta kite',
+    'A sled kite',
+  ]);
+  await nav.getByRole('link', { name: 'Library' }).click();
+  await expect(page.getByTestId('library-count')).toContainText('23 of 23');
+  await expect(focused).toHaveAttribute('data-index', '15');
+  await expect(focused).toHaveAttribute('data-id', id);
+  // And after a reload.
+  await batchInLibrary(studio, 'follow-e', 'Follow one more', ['A windsock']);
+  await page.reload();
+  await expect(page.getByTestId('library-count')).toContainText('24 of 24');
+  await expect(focused).toHaveAttribute('data-index', '16');
   await expect(focused).toHaveAttribute('data-id', id);
 });

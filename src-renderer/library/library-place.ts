@@ -1,6 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { libraryFilterSchema, type LibraryFilter } from '../../src-shared/library-view';
+import { useStudio } from '../app/studio-context';
 import { useSelection } from './library-selection';
+import { cachedItemAt } from './library-windows';
 
 const KEY = 'studio.libraryPlace';
 /** A larger selection is not kept across a reload: the page's storage is small, and so is its use. */
@@ -9,6 +12,8 @@ const MAX_KEPT_IDS = 5_000;
 interface Place {
   filter: LibraryFilter;
   focus: number;
+  /** The focused image itself: batches that came in above it meanwhile moved it down. */
+  focusId?: string;
   selected: string[];
 }
 
@@ -26,6 +31,7 @@ export function savedPlace(): Place | undefined {
     return {
       filter: filter.data as LibraryFilter,
       focus: Number.isInteger(raw.focus) && raw.focus! >= 0 ? raw.focus! : 0,
+      focusId: typeof raw.focusId === 'string' ? raw.focusId : undefined,
       selected: Array.isArray(raw.selected) ? raw.selected.filter((id) => typeof id === 'string') : [],
     };
   } catch {
@@ -34,24 +40,44 @@ export function savedPlace(): Place | undefined {
   }
 }
 
-/** Puts the saved focus and selection back once, then keeps the place written as it changes. */
+/**
+ * Puts the saved focus and selection back once, then keeps the place written as it changes. The
+ * focus comes back to its place at once, then moves to where its image is now, if elsewhere.
+ */
 export function useKeptPlace(filter: LibraryFilter): void {
+  const studio = useStudio();
+  const client = useQueryClient();
   useEffect(() => {
     const saved = savedPlace();
+    const focus = saved?.focus ?? 0;
     useSelection.setState({
-      focus: saved?.focus ?? 0,
-      anchor: saved?.focus ?? 0,
+      focus,
+      anchor: focus,
       selected: new Set(saved?.selected ?? []),
       resolving: false,
     });
-  }, []);
+    if (!saved?.focusId) return;
+    void studio
+      .call('library.position', { ...saved.filter, id: saved.focusId })
+      .then(({ index }) => {
+        // Unless a key or a click moved it meanwhile.
+        if (index !== null && useSelection.getState().focus === focus)
+          useSelection.setState({ focus: index, anchor: index });
+      })
+      .catch(() => undefined);
+  }, [studio]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const write = () => {
       const { focus, selected } = useSelection.getState();
+      // Not known before the list's window is loaded (just after a reload): the one saved stays.
+      const was = savedPlace();
+      const focusId =
+        cachedItemAt(client, filter, focus)?.id ?? (was?.focus === focus ? was.focusId : undefined);
       const place: Place = {
         filter,
         focus,
+        focusId,
         selected: selected.size <= MAX_KEPT_IDS ? [...selected] : [],
       };
       try {
@@ -70,5 +96,5 @@ export function useKeptPlace(filter: LibraryFilter): void {
       write();
       off();
     };
-  }, [filter]);
+  }, [filter, client]);
 }
