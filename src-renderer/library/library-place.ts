@@ -68,18 +68,19 @@ export function useKeptPlace(filter: LibraryFilter): void {
   }, [studio]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let kept = savedPlace();
     const write = () => {
       const { focus, selected } = useSelection.getState();
-      // Not known before the list's window is loaded (just after a reload): the one saved stays.
-      const was = savedPlace();
+      // Not known before the list's window is loaded (just after a reload): the one kept stays.
       const focusId =
-        cachedItemAt(client, filter, focus)?.id ?? (was?.focus === focus ? was.focusId : undefined);
+        cachedItemAt(client, filter, focus)?.id ?? (kept?.focus === focus ? kept.focusId : undefined);
       const place: Place = {
         filter,
         focus,
         focusId,
         selected: selected.size <= MAX_KEPT_IDS ? [...selected] : [],
       };
+      kept = place;
       try {
         sessionStorage.setItem(KEY, JSON.stringify(place));
       } catch {

@@ -49,10 +49,11 @@ export function positionOf(db: CatalogDb, filter: Filter, id: string): number | 
   if (row === undefined) return null;
   const w = where(db, filter);
   const and = w.sql ? `${w.sql} and` : 'where';
-  if (!scalar(db, `select count(*) from images ${and} images.rowid = ?`, ...w.params, row)) return null;
+  // Its keys, where the list holds it.
   const keys = db
-    .prepare('select created_at, folder, stars, prompt, rowid from images where rowid = ?')
-    .get(row) as Keys;
+    .prepare(`select created_at, folder, stars, prompt, rowid from images ${and} images.rowid = ?`)
+    .get(...w.params, row) as Keys | undefined;
+  if (!keys) return null;
   const before = BEFORE[filter.sort](keys);
   return scalar(db, `select count(*) from images ${and} ${before.sql}`, ...w.params, ...before.params);
 }
