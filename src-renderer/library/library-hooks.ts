@@ -27,7 +27,8 @@ const WINDOW_GC_MS = 60_000;
 /** `library.mark` takes at most this many ids a call; a larger selection is marked in slices. */
 const MARK_SLICE = 20_000;
 
-const windowQuery = (studio: StudioApi, filter: LibraryFilter, page: number) => ({
+/** A window of the list as the query cache keeps it: asked for by the gallery, the loupe and a place kept. */
+export const windowQuery = (studio: StudioApi, filter: LibraryFilter, page: number) => ({
   queryKey: windowKey(filter, page),
   queryFn: async () => {
     await marksWritten();

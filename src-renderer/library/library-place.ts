@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { libraryFilterSchema, type LibraryFilter } from '../../src-shared/library-view';
 import { useStudio } from '../app/studio-context';
 import { useSelection } from './library-selection';
-import { cachedItemAt } from './library-windows';
+import { windowQuery } from './library-hooks';
+import { cachedItemAt, itemIn, pageOf } from './library-windows';
 
 const KEY = 'studio.libraryPlace';
 /** A larger selection is not kept across a reload: the page's storage is small, and so is its use. */
@@ -42,7 +43,8 @@ export function savedPlace(): Place | undefined {
 
 /**
  * Puts the saved focus and selection back once, then keeps the place written as it changes. The
- * focus comes back to its place at once, then moves to where its image is now, if elsewhere.
+ * focus comes back to its place at once, then moves to where its image is now, if batches that
+ * arrived meanwhile moved it.
  */
 export function useKeptPlace(filter: LibraryFilter): void {
   const studio = useStudio();
@@ -56,16 +58,24 @@ export function useKeptPlace(filter: LibraryFilter): void {
       selected: new Set(saved?.selected ?? []),
       resolving: false,
     });
-    if (!saved?.focusId) return;
-    void studio
-      .call('library.position', { ...saved.filter, id: saved.focusId })
-      .then(({ index }) => {
+    const id = saved?.focusId;
+    if (!saved || !id) return;
+    // Its window is the one the gallery shows first (the focus is scrolled to): asked once, and
+    // the place asked of main only where another image is there now.
+    void client
+      .ensureQueryData(windowQuery(studio, saved.filter, pageOf(focus)))
+      .then((window) =>
+        itemIn(window, focus)?.id === id
+          ? null
+          : studio.call('library.position', { ...saved.filter, id }).then((p) => p.index),
+      )
+      .then((index) => {
         // Unless a key or a click moved it meanwhile.
         if (index !== null && useSelection.getState().focus === focus)
           useSelection.setState({ focus: index, anchor: index });
       })
       .catch(() => undefined);
-  }, [studio]);
+  }, [studio, client]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let kept = savedPlace();
