@@ -21,6 +21,24 @@ export const useFollowHold = create<{ at?: number }>(() => ({}));
 let holds = 0;
 
 /**
+ * Where the image `id` is now, asked of the main process, if the cached list has another image at
+ * `at` (its window loaded); null where it is still there, or no longer in the list.
+ */
+export function movedTo(
+  studio: StudioApi,
+  client: QueryClient,
+  filter: LibraryFilter,
+  id: string,
+  at: number,
+): Promise<number | null> {
+  if (cachedItemAt(client, filter, at)?.id === id) return Promise.resolve(null);
+  return studio
+    .call('library.position', { ...filter, id })
+    .then((p) => p.index)
+    .catch(() => null);
+}
+
+/**
  * Asks the list again (`refresh`) with the focus and the loupe kept on their images, by id, not on
  * their places: a batch that arrives above them (a colleague's, through the shared folder, newest
  * first) moves every image below it down, and a culling pass must not go on, key by key, on
@@ -47,18 +65,12 @@ export async function refreshFollowing(
   if (loupe) useFollowHold.setState({ at: target.lightbox });
   try {
     await refresh();
+    // The focus and the loupe are mostly on one image: asked once.
     const asked = new Map<string, Promise<number | null>>();
     const placeOf = (id: string | undefined, at: number | undefined): Promise<number | null> => {
-      if (!id || at === undefined || cachedItemAt(client, filter, at)?.id === id)
-        return Promise.resolve(null);
-      let place = asked.get(id);
-      if (!place) {
-        place = studio
-          .call('library.position', { ...filter, id })
-          .then((p) => p.index)
-          .catch(() => null);
-        asked.set(id, place);
-      }
+      if (!id || at === undefined) return Promise.resolve(null);
+      const place = asked.get(id) ?? movedTo(studio, client, filter, id, at);
+      asked.set(id, place);
       return place;
     };
     const [focusAt, loupeAt] = await Promise.all([placeOf(focused, focus), placeOf(loupe, target.lightbox)]);

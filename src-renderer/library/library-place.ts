@@ -4,7 +4,8 @@ import { libraryFilterSchema, type LibraryFilter } from '../../src-shared/librar
 import { useStudio } from '../app/studio-context';
 import { useSelection } from './library-selection';
 import { windowQuery } from './library-hooks';
-import { cachedItemAt, itemIn, pageOf } from './library-windows';
+import { movedTo } from './library-follow';
+import { cachedItemAt, pageOf } from './library-windows';
 
 const KEY = 'studio.libraryPlace';
 /** A larger selection is not kept across a reload: the page's storage is small, and so is its use. */
@@ -64,11 +65,7 @@ export function useKeptPlace(filter: LibraryFilter): void {
     // the place asked of main only where another image is there now.
     void client
       .ensureQueryData(windowQuery(studio, saved.filter, pageOf(focus)))
-      .then((window) =>
-        itemIn(window, focus)?.id === id
-          ? null
-          : studio.call('library.position', { ...saved.filter, id }).then((p) => p.index),
-      )
+      .then(() => movedTo(studio, client, saved.filter, id, focus))
       .then((index) => {
         // Unless a key or a click moved it meanwhile.
         if (index !== null && useSelection.getState().focus === focus)
