@@ -11,6 +11,14 @@ const SMALL_CAP = 16 * 1024 * 1024;
  * at most a megabyte). Splitting pieces to send exactly a megabyte measured slower here.
  */
 const BATCH = 1024 * 1024;
+/**
+ * Writes of one file in flight at once. An inflate lane hands on its image's pieces as views of
+ * one buffer, each piece its own bytes, so its writes can overlap: with one at a time, a lane's
+ * inflate stopped while its last megabyte was written, and on two cores the lanes spent a tenth of
+ * their time so (a 660 MB deflated archive: 2.13–2.15 s against 2.23, 10 alternating runs, for
+ * issue 36; three at once measured no better than two).
+ */
+const IN_FLIGHT = 2;
 
 /** A file being written for an entry: what a refusal or a cut removes. */
 export interface PartFile {
@@ -93,7 +101,7 @@ export function sinkFor(entry: LocalEntry, dir: string, index: number, small: Ma
 }
 
 /**
- * Writes gathered a megabyte at a time in one writev, one in flight while the next is gathered:
+ * Writes gathered a megabyte at a time in one writev, two in flight while the next is gathered:
  * a network's small chunks, each written on its own and waited for, would leave the disk idle
  * between them and hold the stream back.
  */
@@ -101,7 +109,7 @@ class BatchedWriter {
   private gathered: Buffer[] = [];
   private bytes = 0;
   private position = 0;
-  private inFlight: Promise<void> = Promise.resolve();
+  private inFlight: Promise<void>[] = [];
   private failure: unknown;
 
   constructor(private handle: FileHandle) {}
@@ -120,7 +128,7 @@ class BatchedWriter {
 
   async end(): Promise<void> {
     await this.send();
-    await this.inFlight;
+    await Promise.all(this.inFlight);
     if (this.failure !== undefined) throw this.failure;
   }
 
@@ -130,14 +138,16 @@ class BatchedWriter {
     this.position += this.bytes;
     this.gathered = [];
     this.bytes = 0;
-    await this.inFlight;
+    while (this.inFlight.length >= IN_FLIGHT) await this.inFlight.shift();
     if (this.failure !== undefined) throw this.failure;
     // Caught here and thrown at the next write: a write still going when the entry is refused and
     // its file closed must not become an unhandled rejection.
     if (buffers.length)
-      this.inFlight = writeAt(this.handle, buffers, at).catch((err: unknown) => {
-        this.failure = err;
-      });
+      this.inFlight.push(
+        writeAt(this.handle, buffers, at).catch((err: unknown) => {
+          this.failure = err;
+        }),
+      );
   }
 }
 
