@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
 import { gatewayFetch, type GatewayRequest } from '../services/gateway/gateway-request';
 import { HttpBody } from '../services/gateway/http-body';
+import { ByteSource } from '../services/zip/zip-byte-source';
 
 // A batch's ZIP is read straight from its socket (socket-answer.ts), framed by the studio's own
 // reading of HTTP/1.1 (http-body.ts). Gateways and the proxies before them frame a body every way
@@ -124,6 +125,55 @@ describe('an answer read straight from its socket', () => {
     // the kernel only once the reader was near them (unpaused, the studio would have taken all
     // 40 MB into memory at once, while the reader had read next to nothing).
     expect(readWhenSent).toBeGreaterThan(20 * 1024 * 1024);
+  });
+
+  it('reads into memory again once the reader copied it out, never under a piece the reader kept', async () => {
+    // 64 MB in chunks of 100 to 300 KB, each byte telling its place: a byte read from memory that
+    // was read into again too early would not be where it came from.
+    const big = Buffer.alloc(64 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 4) big.writeUInt32LE(i, i);
+    const frames: Buffer[] = [];
+    for (let at = 0, k = 0; at < big.length; k++) {
+      const piece = big.subarray(at, at + 100_000 + ((k * 7919) % 200_000));
+      frames.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+      at += piece.length;
+    }
+    frames.push(Buffer.from('0\r\n\r\n'));
+    const gateway = await rawGateway((s) => {
+      s.write(head('transfer-encoding: chunked\r\n'));
+      s.end(Buffer.concat(frames));
+    });
+    const src = new ByteSource((await gatewayFetch(request(gateway))).chunks());
+    const into = Buffer.alloc(1 << 20);
+    const kept: { view: Buffer; at: number }[] = [];
+    const memory = new Set<ArrayBufferLike>();
+    let wrong = 0;
+    for (let at = 0, k = 0; at < big.length; k++) {
+      // Copied out, as headers and an image's compressed bytes are; lent and copied at once, as a
+      // deflated entry is gathered up to its descriptor; and, four times, a view kept to the end,
+      // as a stored image's bytes are while they are written.
+      const n = Math.min(big.length - at, 1000 + ((k * 104_729) % (1 << 20)));
+      if (k % 50 === 1 && kept.length < 4) {
+        const view = await src.chunk(n);
+        kept.push({ view, at });
+        at += view.length;
+      } else if (k % 3 === 0) {
+        const got = await src.readInto(n, into);
+        if (!got.equals(big.subarray(at, at + n))) wrong++;
+        at += n;
+      } else {
+        const lent = await src.lendChunk(n);
+        memory.add(lent.buffer);
+        if (!Buffer.from(lent).equals(big.subarray(at, at + lent.length))) wrong++;
+        at += lent.length;
+      }
+    }
+    expect(await src.atEnd()).toBe(true);
+    expect(wrong).toBe(0);
+    expect(kept).toHaveLength(4);
+    for (const { view, at } of kept) expect(view.equals(big.subarray(at, at + view.length))).toBe(true);
+    // 64 MB came through a few slabs of 4 MB, read into again and again: 16 without reuse.
+    expect(memory.size).toBeLessThanOrEqual(10);
   });
 
   it('ends as a broken answer, in words, where the framing lies or the body is cut', async () => {

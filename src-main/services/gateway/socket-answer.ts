@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { HttpBody } from './http-body';
+import { ReadSlabs } from './read-slabs';
 import { WaitingChunks } from './waiting-chunks';
 
 /** What a transport hands streamed-answer.ts: the status line, the headers, the body's chunks. */
@@ -15,10 +16,6 @@ export interface RawAnswer {
   discard(): void;
 }
 
-/** The memory the kernel reads into, a slab at a time, each read after the one before. */
-const SLAB = 4 * 1024 * 1024;
-/** A read is given at least this much room; less left in a slab, the next read starts a new one. */
-const READ_ROOM = 256 * 1024;
 /** The status line and headers together, at most (node:http's own limit is 16 KB). */
 const HEAD_MAX = 64 * 1024;
 
@@ -28,8 +25,9 @@ const HEAD_MAX = 64 * 1024;
  * own (its parser's on_body, Buffer::Copy), each read allocating twice, and hands each piece
  * through a Readable: for a 665 MB archive about a CPU-second of the main thread and a garbage
  * collection every few hundred milliseconds. Here the kernel reads into large slabs, one after the
- * other, and the body's pieces are views of them: no copy, no allocation per read. A slab is never
- * written twice, so a view stays good for as long as anyone holds it.
+ * other, and the body's pieces are views of them: no copy, no allocation per read. A slab is read
+ * into again only once its reader gave every piece of it back (read-slabs.ts), so a view held
+ * stays good for as long as anyone holds it.
  *
  * One request per connection (`Connection: close`), no proxy (as node:http and fetch here), TLS
  * verified as node's https verifies it. Redirects are streamed-answer.ts's.
@@ -43,20 +41,12 @@ export function socketAnswer(
     const tls = target.protocol === 'https:';
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     const port = Number(target.port) || (tls ? 443 : 80);
-    let slab = Buffer.allocUnsafe(SLAB);
-    let used = 0;
-    const room = () => {
-      if (SLAB - used < READ_ROOM) {
-        slab = Buffer.allocUnsafe(SLAB);
-        used = 0;
-      }
-      return slab.subarray(used);
-    };
+    const slabs = new ReadSlabs();
     const onread = {
-      buffer: room,
+      buffer: () => slabs.room(),
       callback: (n: number, into: Buffer) => {
         // The read's bytes are the slab's from here on; the next read starts after them.
-        if (into.buffer === slab.buffer) used = into.byteOffset - slab.byteOffset + n;
+        slabs.filled(into, n);
         return got(into.subarray(0, n));
       },
     };
@@ -97,7 +87,10 @@ export function socketAnswer(
       }
       if (!body || chunks.ended) return true;
       try {
-        body.feed(bytes, (piece) => chunks.push(piece));
+        body.feed(bytes, (piece) => {
+          slabs.issue(piece);
+          chunks.push(piece);
+        });
       } catch (err) {
         fail(err);
         return false;

@@ -1,3 +1,5 @@
+import { giveBack } from '../gateway/read-slabs';
+
 /** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
 export const STREAM_CHUNK = 256 * 1024;
 
@@ -18,9 +20,18 @@ export class StreamCut extends Error {
  * descriptor ends inside a chunk). `offset` is the archive offset of the next byte, so local
  * headers can be checked against the central directory, and a resumed stream (HTTP Range) goes
  * on from where a cut one stopped.
+ *
+ * A chunk whose bytes were all copied out, and none handed on as a view, is given back to the
+ * connection it came from (read-slabs.ts), whose memory is then read into again: headers are read
+ * as copies, and an image's compressed bytes are copied into its inflate lane. A chunk any view of
+ * which was handed on is never given back.
  */
 export class ByteSource {
   private queue: Buffer[] = [];
+  /** Each queued chunk as it came, while it may still be given back; undefined once a view of it escaped. */
+  private origins: (Buffer | undefined)[] = [];
+  /** A chunk lent whole (lendChunk), given back at the next call. */
+  private lent: Buffer | undefined;
   private queued = 0;
   private ended = false;
   private iterator: AsyncIterator<Uint8Array>;
@@ -36,7 +47,10 @@ export class ByteSource {
   resume(source: AsyncIterable<Uint8Array>, offset: number): void {
     void this.close();
     this.iterator = source[Symbol.asyncIterator]();
+    // What was queued from the cut stream is dropped, not given back: its connection is gone.
     this.queue = [];
+    this.origins = [];
+    this.lent = undefined;
     this.queued = 0;
     this.ended = false;
     this.offset = offset;
@@ -64,6 +78,7 @@ export class ByteSource {
     const chunk = Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     if (chunk.length) {
       this.queue.push(chunk);
+      this.origins.push(chunk);
       this.queued += chunk.length;
     }
     return true;
@@ -75,10 +90,10 @@ export class ByteSource {
     return false;
   }
 
-  /** Exactly `n` bytes; a stream that ends first is cut. */
+  /** Exactly `n` bytes, a copy of their own (a record's: small); a stream that ends first is cut. */
   async read(n: number): Promise<Buffer> {
     while (this.queued < n) if (!(await this.pull())) throw new StreamCut(this.offset + this.queued);
-    return this.take(n);
+    return this.take(n, 'copy');
   }
 
   /**
@@ -90,32 +105,41 @@ export class ByteSource {
     if (into.length < n) return this.read(n);
     for (let at = 0; at < n;) {
       while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
-      const piece = this.take(Math.min(n - at, this.queue[0]!.length));
+      const piece = this.take(Math.min(n - at, this.queue[0]!.length), 'lend');
       piece.copy(into, at);
       at += piece.length;
+      this.settleLent();
     }
     return into.subarray(0, n);
   }
 
-  /** Up to `n` bytes without taking them (fewer only where the stream ends). */
+  /** Up to `n` bytes without taking them (fewer only where the stream ends), as a copy. */
   async peek(n: number): Promise<Buffer> {
     while (this.queued < n) if (!(await this.pull())) break;
-    const first = this.queue[0];
-    if (first && first.length >= n) return first.subarray(0, n);
     return Buffer.concat(this.queue, Math.min(n, this.queued));
   }
 
   /** The next record's signature; a stream that ends before its 4 bytes is cut. */
   async signature(): Promise<number> {
-    const head = await this.peek(4);
-    if (head.length < 4) throw new StreamCut(this.offset + head.length);
-    return head.readUInt32LE(0);
+    while (this.queued < 4) if (!(await this.pull())) throw new StreamCut(this.offset + this.queued);
+    const first = this.queue[0]!;
+    // Read where it lies, and no view kept.
+    return first.length >= 4 ? first.readUInt32LE(0) : Buffer.concat(this.queue, 4).readUInt32LE(0);
   }
 
   /** The next bytes as they came, at most `max`; a stream that ends first is cut. */
   async chunk(max: number): Promise<Buffer> {
     while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
-    return this.take(Math.min(max, this.queue[0]!.length));
+    return this.take(Math.min(max, this.queue[0]!.length), 'view');
+  }
+
+  /**
+   * As chunk, for a reader that copies the bytes at once: the view is good only until the next
+   * call on this source, when its memory may be read into again.
+   */
+  async lendChunk(max: number): Promise<Buffer> {
+    while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
+    return this.take(Math.min(max, this.queue[0]!.length), 'lend');
   }
 
   /**
@@ -125,27 +149,40 @@ export class ByteSource {
   async readUpTo(n: number): Promise<Buffer> {
     while (this.queued < n) if (!(await this.pull())) break;
     if (this.queued === 0) throw new StreamCut(this.offset);
-    return this.take(Math.min(n, this.queued));
+    return this.take(Math.min(n, this.queued), 'view');
   }
 
   /** Gives back bytes read past the end of what the reader wanted. */
   unread(bytes: Buffer): void {
     if (!bytes.length) return;
     this.queue.unshift(bytes);
+    this.origins.unshift(undefined);
     this.queued += bytes.length;
     this.offset -= bytes.length;
   }
 
-  private take(n: number): Buffer {
+  /**
+   * `n` bytes off the front. A view where one chunk holds them, handed on ('view': its chunk is
+   * never given back) or lent ('lend': given back at the next call); a copy where they span chunks
+   * or `how` asks for one, each chunk copied out whole given back at once.
+   */
+  private take(n: number, how: 'view' | 'lend' | 'copy'): Buffer {
+    this.settleLent();
     if (n === 0) return Buffer.alloc(0);
     this.offset += n;
     this.queued -= n;
     const first = this.queue[0]!;
-    if (first.length > n) {
-      this.queue[0] = first.subarray(n);
-      return first.subarray(0, n);
+    if (how !== 'copy' && first.length >= n) {
+      if (first.length > n) {
+        this.queue[0] = first.subarray(n);
+        if (how === 'view') this.origins[0] = undefined;
+        return first.subarray(0, n);
+      }
+      this.queue.shift();
+      const origin = this.origins.shift();
+      if (how === 'lend') this.lent = origin;
+      return first;
     }
-    if (first.length === n) return this.queue.shift()!;
     const out = Buffer.allocUnsafe(n);
     let at = 0;
     while (at < n) {
@@ -153,9 +190,19 @@ export class ByteSource {
       const part = Math.min(head.length, n - at);
       head.copy(out, at, 0, part);
       at += part;
-      if (part === head.length) this.queue.shift();
-      else this.queue[0] = head.subarray(part);
+      if (part < head.length) this.queue[0] = head.subarray(part);
+      else {
+        this.queue.shift();
+        const origin = this.origins.shift();
+        if (origin) giveBack(origin);
+      }
     }
     return out;
+  }
+
+  private settleLent(): void {
+    const lent = this.lent;
+    this.lent = undefined;
+    if (lent) giveBack(lent);
   }
 }

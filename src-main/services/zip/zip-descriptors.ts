@@ -153,7 +153,8 @@ export async function deflatedUntilDescriptor(
   for (;;) {
     let next: Buffer;
     try {
-      next = await src.chunk(STREAM_CHUNK);
+      // Copied into `buf` at once: its memory may be read into again at the next call.
+      next = await src.lendChunk(STREAM_CHUNK);
     } catch (err) {
       if (!(err instanceof StreamCut)) throw err;
       src.unread(Buffer.from(buf.subarray(0, at)));

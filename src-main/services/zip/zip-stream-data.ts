@@ -169,7 +169,8 @@ export async function* storedUntilDescriptor(
       if (size > maxSize) throw refuse(`${name} is larger than ${maxSize} bytes`);
       yield data;
     }
-    // Network chunks are never reused, so the held bytes can stay a view of theirs.
+    // A chunk handed on as a view is never read into again (read-slabs.ts): the held bytes can
+    // stay a view of theirs.
     tail = buf.subarray(emit);
   }
 }
