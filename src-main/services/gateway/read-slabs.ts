@@ -73,7 +73,10 @@ export class ReadSlabs {
     this.spare.push(slab);
   }
 
-  /** A slab given back more than it handed on is never reused: the count can no longer be trusted. */
+  /**
+   * A slab found given back more than it handed on is never reused: the count can no longer be
+   * trusted. Only an excess is seen; a piece given back twice within what is still out is not.
+   */
   forget(slab: Slab): void {
     delete (slab.bytes.buffer as Counted)[COUNT];
     this.spare = this.spare.filter((s) => s !== slab);

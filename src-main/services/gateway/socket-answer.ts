@@ -26,8 +26,8 @@ const HEAD_MAX = 64 * 1024;
  * through a Readable: for a 665 MB archive about a CPU-second of the main thread and a garbage
  * collection every few hundred milliseconds. Here the kernel reads into large slabs, one after the
  * other, and the body's pieces are views of them: no copy, no allocation per read. A slab is read
- * into again only once its reader gave every piece of it back (read-slabs.ts), so a view held
- * stays good for as long as anyone holds it.
+ * into again only once its reader gave every piece of it back (read-slabs.ts): a piece not given
+ * back stays good for as long as anyone holds it.
  *
  * One request per connection (`Connection: close`), no proxy (as node:http and fetch here), TLS
  * verified as node's https verifies it. Redirects are streamed-answer.ts's.

@@ -23,8 +23,9 @@ export class StreamCut extends Error {
  *
  * A chunk whose bytes were all copied out, and none handed on as a view, is given back to the
  * connection it came from (read-slabs.ts), whose memory is then read into again: headers are read
- * as copies, and an image's compressed bytes are copied into its inflate lane. A chunk any view of
- * which was handed on is never given back.
+ * as copies, and an image's compressed bytes are copied into its inflate lane. A chunk a view of
+ * which was handed on to keep (chunk, readUpTo) is never given back; one lent (readInto, lendChunk)
+ * is given back once the reader has copied it, at its next call.
  */
 export class ByteSource {
   private queue: Buffer[] = [];
