@@ -123,9 +123,8 @@ export class ByteSource {
   /** The next record's signature; a stream that ends before its 4 bytes is cut. */
   async signature(): Promise<number> {
     while (this.queued < 4) if (!(await this.pull())) throw new StreamCut(this.offset + this.queued);
-    const first = this.queue[0]!;
-    // Read where it lies, and no view kept.
-    return first.length >= 4 ? first.readUInt32LE(0) : Buffer.concat(this.queue, 4).readUInt32LE(0);
+    // A 4-byte copy: no view of a slab kept.
+    return Buffer.concat(this.queue, 4).readUInt32LE(0);
   }
 
   /** The next bytes as they came, at most `max`; a stream that ends first is cut. */
