@@ -1,6 +1,4 @@
-import { linkSync, mkdirSync, mkdtempSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import sharp from 'sharp';
+import { foldersMovedIn } from './library-folders';
 import { expect, test, openScreen } from './studio-fixture';
 
 const FOLDERS = 300;
@@ -10,38 +8,6 @@ const IMAGES = FOLDERS * PER_FOLDER;
 const CHROMIUM_MAX_HEIGHT = 33_554_430;
 
 const folderName = (b: number) => `2026-11-${String((b % 28) + 1).padStart(2, '0')} Tall ${b}`;
-
-/**
- * 60,000 images in 300 batch folders, made beside the library (hard links to one PNG) and then
- * moved in, one rename a folder, as a sync tool or a copy from another disk brings a library in.
- */
-async function foldersMovedIn(root: string): Promise<void> {
-  const staging = mkdtempSync(join(root, '..', 'tall-library-'));
-  const png = join(staging, 'source.png');
-  await sharp({ create: { width: 40, height: 40, channels: 3, background: '#58c' } })
-    .png()
-    .toFile(png);
-  for (let b = 0; b < FOLDERS; b++) {
-    const dir = join(staging, folderName(b));
-    mkdirSync(join(dir, 'images'), { recursive: true });
-    const images = Array.from({ length: PER_FOLDER }, (_, i) => {
-      const file = `images/row-${String(i + 1).padStart(3, '0')}.png`;
-      linkSync(png, join(dir, file));
-      return { customId: `t${b}-${i + 1}`, file, prompt: `Tall ${b}-${i + 1}: a ceramic mug`, rowIndex: i };
-    });
-    const created = 1_790_000_000 + b * 3600;
-    writeFileSync(
-      join(dir, 'batch.json'),
-      JSON.stringify({
-        format: 'batch-image-studio.batch/1',
-        batch: { id: `imgbatch_tall${b}`, task_name: `Tall ${b}`, model: 'm', created_at: created },
-        images,
-      }),
-    );
-    utimesSync(join(dir, 'batch.json'), created, created);
-  }
-  for (let b = 0; b < FOLDERS; b++) renameSync(join(staging, folderName(b)), join(root, folderName(b)));
-}
 
 test('60,000 images in one column: an honest count while indexing, and End reaches the oldest past Chromium’s height limit', async ({
   page,
@@ -68,7 +34,14 @@ test('60,000 images in one column: an honest count while indexing, and End reach
       await page.waitForTimeout(100);
     }
   })();
-  await foldersMovedIn(root);
+  // 60,000 images in 300 batch folders, moved in while the studio runs.
+  await foldersMovedIn(root, {
+    folders: FOLDERS,
+    perFolder: PER_FOLDER,
+    name: folderName,
+    task: (b) => `Tall ${b}`,
+    prompt: (b, i) => `Tall ${b}-${i + 1}: a ceramic mug`,
+  });
   await expect(count).toHaveText(
     `${IMAGES.toLocaleString('en-US')} of ${IMAGES.toLocaleString('en-US')} images`,
     {

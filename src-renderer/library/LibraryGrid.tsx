@@ -99,7 +99,7 @@ export function LibraryGrid({
   const pages = last >= first ? pagesCovering(first, last) : [];
   const windows = useLibraryWindows(filter, pages, !jumping);
 
-  useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling }), [isScrolling]);
+  useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling, jumping }), [isScrolling, jumping]);
 
   // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
   // Not asked where the gallery is at its top already (as after typing a search): scrolling lays
