@@ -13,25 +13,26 @@ function remember(id: string): void {
 }
 
 /**
- * Whether the gallery is scrolling, and whether by jumps of more than a screen (its scroll bar
- * dragged), set by the grid. Only thumbnails listen to it, each to whether it waits: a scroll
- * starting or stopping redraws the cells that change, not every cell.
+ * Whether the gallery is scrolling, and whether its scroll bar is being dragged (jump after jump of
+ * more than a screen), set by the grid. Only thumbnails listen to it, each to whether it waits: a
+ * scroll starting or stopping redraws the cells that change, not every cell.
  */
-export const useGalleryScrolling = create<{ scrolling: boolean; jumping: boolean }>(() => ({
+export const useGalleryScrolling = create<{ scrolling: boolean; dragging: boolean }>(() => ({
   scrolling: false,
-  jumping: false,
+  dragging: false,
 }));
 
 /**
  * A gallery cell's thumbnail: the whole image (not a square crop), made at the size the cell is
  * drawn at on this screen. While the gallery is scrolling, cells not seen before wait with a
  * placeholder, so a fast scroll through thousands of images asks for none of those it passes.
- * While it jumps, seen ones wait too: every cell on screen is then new, and laying out and
- * decoding a screen of pictures at each step of a drag made one frame in six miss its turn, twice
- * as long as the others, at 10,000 images (issue 36). Scrolling by steps, seen ones show at once.
+ * While its scroll bar is dragged, seen ones wait too: each step brings a screen of new cells, and
+ * laying out and decoding a screen of pictures at every step made one frame in six miss its turn,
+ * twice as long as the others, at 10,000 images (issue 36). Scrolling by steps, or by one jump
+ * (End, a click in the scroll bar's track), seen ones show at once.
  */
 export function GalleryThumb({ item, px, onScreen }: { item: LibraryImage; px: number; onScreen: boolean }) {
-  const waiting = useGalleryScrolling((s) => s.scrolling && (s.jumping || !loaded.has(item.id)));
+  const waiting = useGalleryScrolling((s) => s.scrolling && (s.dragging || !loaded.has(item.id)));
   if (waiting) return <span className="thumb-placeholder" />;
   // Keyed by the image: a cell showing another image gets a new <img>, never the last one's picture
   // until the new one loads.

@@ -84,6 +84,7 @@ export function LibraryGrid({
     height,
     scrolling: isScrolling,
     jumping,
+    dragging,
     scrollToRow,
     scrollToTop,
   } = useScaledRows({
@@ -99,7 +100,10 @@ export function LibraryGrid({
   const pages = last >= first ? pagesCovering(first, last) : [];
   const windows = useLibraryWindows(filter, pages, !jumping);
 
-  useEffect(() => useGalleryScrolling.setState({ scrolling: isScrolling, jumping }), [isScrolling, jumping]);
+  useEffect(
+    () => useGalleryScrolling.setState({ scrolling: isScrolling, dragging }),
+    [isScrolling, dragging],
+  );
 
   // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
   // Not asked where the gallery is at its top already (as after typing a search): scrolling lays

@@ -49,6 +49,11 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
   const [scrolling, setScrolling] = useState(false);
   /** Scrolling by jumps of more than a screen of rows (the scroll bar dragged), not by steps. */
   const [jumping, setJumping] = useState(false);
+  /**
+   * Jumping again while still scrolling: a drag of the scroll bar, not a single jump (End, a click
+   * in its track), which lands on a screen to be looked at.
+   */
+  const [dragging, setDragging] = useState(false);
   const current = useRef<RowLayout>({ rows, rowHeight, viewport: 0 });
   /**
    * The place this hook last scrolled to, and the scroll position that gave: a scaled place rounds
@@ -65,15 +70,20 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     let last = el.scrollTop;
     const onScroll = () => {
       const l = { ...current.current, viewport: el.clientHeight };
-      setJumping(Math.abs(contentTopAt(el.scrollTop, l) - contentTopAt(last, l)) > l.viewport);
+      const jump = Math.abs(contentTopAt(el.scrollTop, l) - contentTopAt(last, l)) > l.viewport;
+      setJumping(jump);
+      // The last scroll event came less than the quiet time ago.
+      setDragging(jump && quiet !== undefined);
       last = el.scrollTop;
       seenTop.current = last;
       setScrollTop(last);
       setScrolling(true);
       clearTimeout(quiet);
       quiet = setTimeout(() => {
+        quiet = undefined;
         setScrolling(false);
         setJumping(false);
+        setDragging(false);
       }, scrollingResetMs);
     };
     const observer = new ResizeObserver(() => setViewport(el.clientHeight));
@@ -132,5 +142,14 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     setScrollTop(0);
   }, [scroller]);
 
-  return { items, onScreen, height: scrollHeightOf(layout), scrolling, jumping, scrollToRow, scrollToTop };
+  return {
+    items,
+    onScreen,
+    height: scrollHeightOf(layout),
+    scrolling,
+    jumping,
+    dragging,
+    scrollToRow,
+    scrollToTop,
+  };
 }
