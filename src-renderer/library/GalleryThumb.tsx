@@ -13,9 +13,9 @@ function remember(id: string): void {
 }
 
 /**
- * Whether the gallery is scrolling, and whether its scroll bar is being dragged (jump after jump of
- * more than a screen), set by the grid. Only thumbnails listen to it, each to whether it waits: a
- * scroll starting or stopping redraws the cells that change, not every cell.
+ * Whether the gallery is scrolling, and whether its scroll bar is being dragged (use-scaled-rows.ts),
+ * set by the grid at each scroll event. Thumbnails listen to it, each to whether it waits (and the
+ * star buttons, to hide): a scroll starting or stopping redraws the cells that change, not every cell.
  */
 export const useGalleryScrolling = create<{ scrolling: boolean; dragging: boolean }>(() => ({
   scrolling: false,
@@ -29,7 +29,7 @@ export const useGalleryScrolling = create<{ scrolling: boolean; dragging: boolea
  * While its scroll bar is dragged, seen ones wait too: each step brings a screen of new cells, and
  * laying out and decoding a screen of pictures at every step made one frame in six miss its turn,
  * twice as long as the others, at 10,000 images (issue 36). Scrolling by steps, or by one jump
- * (End, a click in the scroll bar's track), seen ones show at once.
+ * (End, Home, a far place), seen ones show at once.
  */
 export function GalleryThumb({ item, px, onScreen }: { item: LibraryImage; px: number; onScreen: boolean }) {
   const waiting = useGalleryScrolling((s) => s.scrolling && (s.dragging || !loaded.has(item.id)));

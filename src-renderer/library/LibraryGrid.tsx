@@ -29,6 +29,10 @@ const GAP = 4;
  */
 const OVERSCAN_ROWS = 1;
 
+/** Whether the gallery scrolls, told to its thumbnails at the scroll event, before its rows are drawn. */
+const tellThumbnails = (motion: { scrolling: boolean; dragging: boolean }) =>
+  useGalleryScrolling.setState(motion);
+
 interface GridProps {
   /** The list shown, and its length. */
   filter: LibraryFilter;
@@ -82,9 +86,7 @@ export function LibraryGrid({
     items: rows,
     onScreen,
     height,
-    scrolling: isScrolling,
     jumping,
-    dragging,
     scrollToRow,
     scrollToTop,
   } = useScaledRows({
@@ -94,16 +96,12 @@ export function LibraryGrid({
     overscan: OVERSCAN_ROWS,
     // Thumbnails not yet seen load once scrolling pauses this long (see GalleryThumb).
     scrollingResetMs: 60,
+    onMotion: tellThumbnails,
   });
   const first = (rows[0]?.index ?? 0) * columns;
   const last = Math.min(total - 1, ((rows[rows.length - 1]?.index ?? -1) + 1) * columns - 1);
   const pages = last >= first ? pagesCovering(first, last) : [];
   const windows = useLibraryWindows(filter, pages, !jumping);
-
-  useEffect(
-    () => useGalleryScrolling.setState({ scrolling: isScrolling, dragging }),
-    [isScrolling, dragging],
-  );
 
   // Another list starts at its top; new data for the same list (a folder arrived) keeps the place.
   // Not asked where the gallery is at its top already (as after typing a search): scrolling lays

@@ -35,6 +35,13 @@ interface ScaledRowsOptions {
   overscan: number;
   /** Quiet time after the last scroll event before `scrolling` goes back to false. */
   scrollingResetMs: number;
+  /**
+   * Told at the scroll event itself, before the rows it brings are drawn, so that they are drawn
+   * knowing it: whether the element is scrolling, and whether its scroll bar is being dragged (a
+   * person's jump of more than a screen while still scrolling, until scrolling stops). A single
+   * jump (End, Home, a far place) is not a drag, nor is this hook's own scroll.
+   */
+  onMotion?(motion: { scrolling: boolean; dragging: boolean }): void;
 }
 
 /**
@@ -43,17 +50,21 @@ interface ScaledRowsOptions {
  * scrolling, and a way to bring a row into view. (A general virtualizer assumes the scroll position
  * is the place in the list, which stops being true once the range is scaled.)
  */
-export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingResetMs }: ScaledRowsOptions) {
+export function useScaledRows({
+  scroller,
+  rows,
+  rowHeight,
+  overscan,
+  scrollingResetMs,
+  onMotion,
+}: ScaledRowsOptions) {
   const [viewport, setViewport] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
   const [scrolling, setScrolling] = useState(false);
   /** Scrolling by jumps of more than a screen of rows (the scroll bar dragged), not by steps. */
   const [jumping, setJumping] = useState(false);
-  /**
-   * Jumping again while still scrolling: a drag of the scroll bar, not a single jump (End, a click
-   * in its track), which lands on a screen to be looked at.
-   */
-  const [dragging, setDragging] = useState(false);
+  const motion = useRef(onMotion);
+  motion.current = onMotion;
   const current = useRef<RowLayout>({ rows, rowHeight, viewport: 0 });
   /**
    * The place this hook last scrolled to, and the scroll position that gave: a scaled place rounds
@@ -68,12 +79,16 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     if (!el) return;
     let quiet: ReturnType<typeof setTimeout> | undefined;
     let last = el.scrollTop;
+    let dragging = false;
     const onScroll = () => {
       const l = { ...current.current, viewport: el.clientHeight };
       const jump = Math.abs(contentTopAt(el.scrollTop, l) - contentTopAt(last, l)) > l.viewport;
+      // Where this hook's own scroll (scrollToRow, scrollToTop) put the element already.
+      const own = el.scrollTop === seenTop.current;
+      // A drag stays one until scrolling stops: its smaller steps among the jumps do not end it.
+      dragging ||= jump && !own && quiet !== undefined;
+      motion.current?.({ scrolling: true, dragging });
       setJumping(jump);
-      // The last scroll event came less than the quiet time ago.
-      setDragging(jump && quiet !== undefined);
       last = el.scrollTop;
       seenTop.current = last;
       setScrollTop(last);
@@ -81,9 +96,10 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
       clearTimeout(quiet);
       quiet = setTimeout(() => {
         quiet = undefined;
+        dragging = false;
+        motion.current?.({ scrolling: false, dragging: false });
         setScrolling(false);
         setJumping(false);
-        setDragging(false);
       }, scrollingResetMs);
     };
     const observer = new ResizeObserver(() => setViewport(el.clientHeight));
@@ -94,6 +110,8 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       clearTimeout(quiet);
+      // A grid gone in the middle of a scroll leaves no one waiting for its end.
+      if (quiet !== undefined) motion.current?.({ scrolling: false, dragging: false });
       observer.disconnect();
       el.removeEventListener('scroll', onScroll);
     };
@@ -148,7 +166,6 @@ export function useScaledRows({ scroller, rows, rowHeight, overscan, scrollingRe
     height: scrollHeightOf(layout),
     scrolling,
     jumping,
-    dragging,
     scrollToRow,
     scrollToTop,
   };
