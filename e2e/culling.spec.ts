@@ -6,17 +6,27 @@ import { batchInLibrary, expect, openScreen, screenshot, screenshotBothThemes, t
 test.use({ viewport: { width: 1280, height: 800 } });
 
 /** How much of the window the gallery takes, and how many thumbnails are in view whole. */
-async function galleryInView(page: Page): Promise<{ share: number; whole: number; columns: number }> {
+async function galleryInView(
+  page: Page,
+): Promise<{ share: number; whole: number; columns: number; waiting: number }> {
   return page.getByTestId('library-gallery').evaluate((gallery) => {
     const g = gallery.getBoundingClientRect();
-    const whole = [...gallery.querySelectorAll('[data-testid="library-cell"]')].filter((cell) => {
+    const cells = [...gallery.querySelectorAll('[data-testid="library-cell"]')];
+    const whole = cells.filter((cell) => {
       const r = cell.getBoundingClientRect();
       return r.top >= g.top && r.bottom <= g.bottom && r.left >= g.left && r.right <= g.right;
+    }).length;
+    // Cells at least partly in view whose picture has not loaded yet.
+    const waiting = cells.filter((cell) => {
+      const r = cell.getBoundingClientRect();
+      const img = cell.querySelector('img');
+      return r.bottom > g.top && r.top < g.bottom && !(img?.complete && img.naturalWidth > 0);
     }).length;
     return {
       share: g.height / window.innerHeight,
       whole,
       columns: Number(gallery.getAttribute('data-columns')),
+      waiting,
     };
   });
 }
@@ -63,6 +73,8 @@ test('the grid comes first, its size follows the keys, and the loupe culls one i
   await expect(page.getByTestId('library-count')).toContainText('120 of 120');
   await expect.poll(async () => (await galleryInView(page)).whole).toBeLessThan(first.whole);
   await page.keyboard.press('Control+0');
+  // The screenshot shows the grid as it settles: every picture in view loaded.
+  await expect.poll(async () => (await galleryInView(page)).waiting).toBe(0);
   await screenshotBothThemes(page, 'library-grid');
 
   // The loupe: Space opens it; ten presses of P or X mark ten images, each drawing the next.

@@ -186,7 +186,10 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
   for (const theme of ['light', 'dark'] as const) {
     await page.getByTestId('theme-select').selectOption(theme);
     // The choice is saved through main and applied when it comes back: wait for it, not a moment.
+    // The select too: where the system's theme is this one, the page already had it, and the
+    // select still said "Follow system" until main answered.
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expect(page.getByTestId('theme-select')).toHaveValue(theme);
     await screenshot(page, `${name}-${theme}`);
   }
   await page.getByTestId('theme-select').selectOption('system');
