@@ -33,7 +33,7 @@ interface ScaledRowsOptions {
   rowHeight: number;
   /** Rows drawn beyond the visible ones on each side. */
   overscan: number;
-  /** Quiet time after the last scroll event before `scrolling` goes back to false. */
+  /** Quiet time after the last scroll event before scrolling counts as stopped (`onMotion`, `jumping`). */
   scrollingResetMs: number;
   /**
    * Told at the scroll event itself, before the rows it brings are drawn, so that they are drawn
@@ -47,7 +47,7 @@ interface ScaledRowsOptions {
 /**
  * The gallery's rows of one height, windowed over a scroll range that stays within what Chromium
  * can lay out (scaled-scroll.ts): the rows to draw and where, the element's height, whether it is
- * scrolling, and a way to bring a row into view. (A general virtualizer assumes the scroll position
+ * jumping (its motion told through `onMotion`), and a way to bring a row into view. (A general virtualizer assumes the scroll position
  * is the place in the list, which stops being true once the range is scaled.)
  */
 export function useScaledRows({
@@ -60,7 +60,6 @@ export function useScaledRows({
 }: ScaledRowsOptions) {
   const [viewport, setViewport] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
-  const [scrolling, setScrolling] = useState(false);
   /** Scrolling by jumps of more than a screen of rows (the scroll bar dragged), not by steps. */
   const [jumping, setJumping] = useState(false);
   const motion = useRef(onMotion);
@@ -92,13 +91,11 @@ export function useScaledRows({
       last = el.scrollTop;
       seenTop.current = last;
       setScrollTop(last);
-      setScrolling(true);
       clearTimeout(quiet);
       quiet = setTimeout(() => {
         quiet = undefined;
         dragging = false;
         motion.current?.({ scrolling: false, dragging: false });
-        setScrolling(false);
         setJumping(false);
       }, scrollingResetMs);
     };
@@ -160,13 +157,5 @@ export function useScaledRows({
     setScrollTop(0);
   }, [scroller]);
 
-  return {
-    items,
-    onScreen,
-    height: scrollHeightOf(layout),
-    scrolling,
-    jumping,
-    scrollToRow,
-    scrollToTop,
-  };
+  return { items, onScreen, height: scrollHeightOf(layout), jumping, scrollToRow, scrollToTop };
 }
