@@ -129,6 +129,19 @@ function timed(line: string): Promise<{ wall: number; cpu: number }> {
   });
 }
 
+/**
+ * Before each timed step: the disk settled from the step before. By hand leaves its downloaded
+ * archive unsynced (a person would not sync a file they delete), and every step deletes what it
+ * wrote, which on a disk mounted with online discard means discards at the next journal commit.
+ * Left running, that writeback and those discards landed on whichever step came next: a studio
+ * ingest right after by hand took 0.05–0.2 s and 0.1 system CPU-s more than one after a sync
+ * (measured for issue 36). `sync` waits for both; the pause lets the flusher threads go idle.
+ */
+async function settle(): Promise<void> {
+  spawnSync('sync');
+  await new Promise((r) => setTimeout(r, 300));
+}
+
 /** The disk's floor: the archive's bytes written once, durably, by dd from the gateway. */
 async function ddFloor(kind: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-dd-'));
@@ -178,12 +191,14 @@ for (const kind of ['stored', 'deflated', 'deflated_descriptors'] as const) {
     // Alternating the order, so that none always finds the page cache warmed by another.
     const order = run % 2 === 0 ? ['studio', 'dd', 'hand', 'net'] : ['net', 'hand', 'dd', 'studio'];
     for (const what of order) {
+      await settle();
       if (what === 'studio') studio.push(await studioIngest(kind));
       else if (what === 'dd') dd.push(await ddFloor(kind));
       else if (what === 'net') net.push(await networkRead(kind));
       else hand.push(await byHand(kind));
     }
     if (kind !== 'stored') {
+      await settle();
       const floor = await inflateFloor(zips[kind].file);
       inflate.push(floor.seconds);
       inflateCpu.push(floor.cpu_s);
