@@ -6,7 +6,7 @@ import { useSpendingFreshness } from '../batches/use-spending';
 import { useKbPushEvents } from '../kb/use-live-kb-pushes';
 import { useLibraryAway } from '../library/use-library-away';
 import { useRealtimeJobEvents } from '../realtime/use-live-realtime-jobs';
-import { applyLanguage } from '../i18n/i18n';
+import { applyLanguage, libraryMessagesLoaded } from '../i18n/i18n';
 import { ConfirmHost } from '../shell/ConfirmHost';
 import { ScreenErrorBoundary } from '../shell/ScreenErrorBoundary';
 import { ShellErrorBoundary } from '../shell/ShellErrorBoundary';
@@ -23,7 +23,11 @@ import { useAppliedTheme } from './theme';
 const SCREEN_COMPONENTS: Record<Screen, ComponentType & { load(): Promise<unknown> }> = {
   compose: lazyScreen(() => import('../compose/ComposeScreen'), 'ComposeScreen'),
   batches: lazyScreen(() => import('../batches/BatchesScreen'), 'BatchesScreen'),
-  library: lazyScreen(() => import('../library/LibraryScreen'), 'LibraryScreen'),
+  // With its English strings, which the window's first script leaves out.
+  library: lazyScreen(
+    () => Promise.all([import('../library/LibraryScreen'), libraryMessagesLoaded()]).then(([m]) => m),
+    'LibraryScreen',
+  ),
   realtime: lazyScreen(() => import('../realtime/RealtimeScreen'), 'RealtimeScreen'),
   kb: lazyScreen(() => import('../kb/KnowledgeBaseScreen'), 'KnowledgeBaseScreen'),
   settings: lazyScreen(() => import('../settings/SettingsScreen'), 'SettingsScreen'),

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en, type Messages } from '../../src-shared/i18n/en';
+import { enAtStart, type Messages } from '../../src-shared/i18n/en';
 import { I18N_BASE_OPTIONS } from '../../src-shared/i18n/i18n-options';
 import { languageOfLocale } from '../../src-shared/i18n/i18n-options';
 import type { Language } from '../../src-shared/settings';
@@ -11,7 +11,8 @@ export function guessLanguage(): Language {
 }
 
 /**
- * English comes with the window's first script (every language falls back to it); the others are
+ * English comes with the window's first script (every language falls back to it), all but the
+ * Library's strings, which come with its chunk (libraryMessagesLoaded); the other languages are
  * chunks of their own, fetched when they are the language: 34 KB of Chinese no longer delays an
  * English window, nor English a Chinese one more than that chunk.
  */
@@ -21,11 +22,29 @@ const OTHER_LANGUAGES: Record<Exclude<Language, 'en'>, () => Promise<Messages>> 
 
 void i18next.use(initReactI18next).init({
   ...I18N_BASE_OPTIONS,
-  resources: { en: { translation: en } },
+  resources: { en: { translation: enAtStart } },
   lng: 'en',
   initAsync: false,
 });
 rememberTranslations(i18next);
+
+/** The Library's English strings, once asked for (en-library.ts). */
+let libraryMessages: Promise<void> | undefined;
+
+/**
+ * The Library's English strings added, fetched with the Library's chunk: the window starts without
+ * them. Every language falls back to English, so they come whatever the language.
+ */
+export function libraryMessagesLoaded(): Promise<void> {
+  return (libraryMessages ??= import('../../src-shared/i18n/en-library').then(
+    ({ enLibrary }) => void i18next.addResourceBundle('en', 'translation', enLibrary, true, false),
+    (err: unknown) => {
+      // Asked for again with the Library's chunk next time (the host restarting).
+      libraryMessages = undefined;
+      throw err;
+    },
+  ));
+}
 
 /** The language last asked for: a chunk arriving late never switches away from a later choice. */
 let wanted: Language = 'en';
