@@ -92,3 +92,45 @@ test('a broken top bar leaves a compact notice, the rest of the window works, an
   await expect(crash).toHaveCount(0);
   await expect(page.getByTestId('connection-indicator')).toBeVisible();
 });
+
+test('a screen whose code cannot be fetched says so, and "Try again" fetches it once it can', async ({
+  page,
+  studio,
+}) => {
+  // Refused from the start: the window fetches the other screens' code once it is idle.
+  const libraryCode = '**/assets/LibraryScreen-*.js';
+  await page.route(libraryCode, (route) => route.abort());
+  await openStudio(page, studio);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  const crash = page.getByTestId('screen-crash');
+  await nav.getByRole('link', { name: 'Library' }).click();
+  await expect(crash).toBeVisible();
+  await expect(page.getByTestId('screen-crash-details')).toContainText('LibraryScreen');
+
+  // The studio answers again (a host that restarted): the same button, not a reload.
+  await page.unroute(libraryCode);
+  await crash.getByRole('button', { name: 'Try again' }).click();
+  await expect(crash).toHaveCount(0);
+  await expect(page.locator('#screen-title')).toHaveText('Library');
+  await expect(page.getByText('The library is empty.')).toBeVisible();
+});
+
+test("a Chinese window opens the Library without the Library's English strings, and has them once English", async ({
+  page,
+  studio,
+}) => {
+  // The Library's English strings are a chunk of their own (src-shared/i18n/en-library.ts).
+  const englishStrings = '**/assets/en-library-*.js';
+  await page.route(englishStrings, (route) => route.abort());
+  await openStudio(page, studio);
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '图库' }).click();
+  await expect(page.getByText('图库为空。')).toBeVisible();
+  await expect(page.getByTestId('screen-crash')).toHaveCount(0);
+
+  // Back to English once they can come: the Library in words, not keys.
+  await page.unroute(englishStrings);
+  await page.getByTestId('language-select').selectOption('en');
+  await expect(page.getByText('The library is empty.')).toBeVisible();
+  await expect(page.locator('main')).not.toContainText('library.');
+});

@@ -2,6 +2,13 @@ import { lazy, useState, type ComponentType } from 'react';
 
 /** Every screen's (and dialog's) chunk loader, for the preload once the window is idle. */
 const SCREEN_LOADERS: (() => Promise<unknown>)[] = [];
+/** For each screen, what lets its chunk be fetched anew after a failure (retryFailedScreens). */
+const RETRIES: (() => void)[] = [];
+
+/** Screens whose chunk failed to come are fetched again when next drawn: a screen's boundary reset. */
+export function retryFailedScreens(): void {
+  RETRIES.forEach((retry) => retry());
+}
 
 /**
  * A screen's code as its own chunk, fetched the first time the screen shows or when the window is
@@ -23,11 +30,21 @@ export function lazyScreen<K extends string, P extends object = object>(
       (err: unknown) => {
         // A chunk that failed (the host restarting) is asked for again next time.
         loading = undefined;
+        failed = true;
         throw err;
       },
     ));
   SCREEN_LOADERS.push(fetchChunk);
-  const Lazy = lazy(async () => ({ default: await fetchChunk() }));
+  const lazyChunk = () => lazy(async () => ({ default: await fetchChunk() }));
+  let Lazy = lazyChunk();
+  let failed = false;
+  // React's lazy component keeps its first failure, so "Try again" showed it again: a new one, once
+  // the screen's boundary is reset. Not at the failure itself: React renders a failed mount once
+  // more before giving up, and a new lazy component there fetched the chunk again, without end.
+  RETRIES.push(() => {
+    if (failed) Lazy = lazyChunk();
+    failed = false;
+  });
   function Screen(props: P) {
     // Chosen once for the screen's visit: going from the lazy wrapper to the component itself
     // while it shows would mount the screen a second time.

@@ -28,30 +28,41 @@ void i18next.use(initReactI18next).init({
 });
 rememberTranslations(i18next);
 
+/** The language last asked for: a chunk arriving late never switches away from a later choice. */
+let wanted: Language = 'en';
+
 /** The Library's English strings, once asked for (en-library.ts). */
 let libraryMessages: Promise<void> | undefined;
+/** Whether the Library has asked for them: a window turning English then needs them. */
+let libraryOpened = false;
 
 /**
  * The Library's English strings added, fetched with the Library's chunk: the window starts without
- * them. Every language falls back to English, so they come whatever the language.
+ * them. Every language falls back to English, so they are asked for whatever the language; but a
+ * window in another language has them in its own, and opens the Library without them when they do
+ * not come (then asked for again once the window turns English).
  */
 export function libraryMessagesLoaded(): Promise<void> {
-  return (libraryMessages ??= import('../../src-shared/i18n/en-library').then(
+  libraryOpened = true;
+  libraryMessages ??= import('../../src-shared/i18n/en-library').then(
     ({ enLibrary }) => void i18next.addResourceBundle('en', 'translation', enLibrary, true, false),
     (err: unknown) => {
-      // Asked for again with the Library's chunk next time (the host restarting).
+      // Asked for again next time (the host restarting).
       libraryMessages = undefined;
       throw err;
     },
-  ));
+  );
+  return libraryMessages.catch((err: unknown) => {
+    if (wanted === 'en') throw err;
+  });
 }
-
-/** The language last asked for: a chunk arriving late never switches away from a later choice. */
-let wanted: Language = 'en';
 
 /** The language's messages loaded, and the window switched to it. */
 export async function languageReady(language: Language): Promise<void> {
   wanted = language;
+  // A Library opened in another language may lack its English strings: a switch to English without
+  // them would show it keys (and if they still do not come, there is nothing better to show).
+  if (language === 'en' && libraryOpened) await libraryMessagesLoaded().catch(() => undefined);
   if (language !== 'en' && !i18next.hasResourceBundle(language, 'translation'))
     i18next.addResourceBundle(language, 'translation', await OTHER_LANGUAGES[language]());
   if (wanted === language && i18next.language !== language) await i18next.changeLanguage(language);

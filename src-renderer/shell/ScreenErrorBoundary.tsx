@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
+import { retryFailedScreens } from '../app/lazy-screens';
 import { useNavigation, type Screen } from '../app/navigation-store';
 import { useRenderErrorReport } from './render-error-report';
 
@@ -68,7 +69,13 @@ function ScreenCrash({ error, resetErrorBoundary }: FallbackProps) {
 export function ScreenErrorBoundary({ screen, children }: { screen: Screen; children: ReactNode }) {
   const report = useRenderErrorReport(`${screen} screen`);
   return (
-    <ErrorBoundary FallbackComponent={ScreenCrash} resetKeys={[screen]} onError={report}>
+    <ErrorBoundary
+      FallbackComponent={ScreenCrash}
+      resetKeys={[screen]}
+      onError={report}
+      // "Try again", or another screen: a chunk that failed to come is fetched again.
+      onReset={retryFailedScreens}
+    >
       <CrashTest screen={screen} />
       {children}
     </ErrorBoundary>
