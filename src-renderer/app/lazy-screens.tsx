@@ -30,20 +30,18 @@ export function lazyScreen<K extends string, P extends object = object>(
       (err: unknown) => {
         // A chunk that failed (the host restarting) is asked for again next time.
         loading = undefined;
-        failed = true;
         throw err;
       },
     ));
   SCREEN_LOADERS.push(fetchChunk);
   const lazyChunk = () => lazy(async () => ({ default: await fetchChunk() }));
   let Lazy = lazyChunk();
-  let failed = false;
   // React's lazy component keeps its first failure, so "Try again" showed it again: a new one, once
   // the screen's boundary is reset. Not at the failure itself: React renders a failed mount once
-  // more before giving up, and a new lazy component there fetched the chunk again, without end.
+  // more before giving up, and a new lazy component there fetched the chunk again, without end. A
+  // chunk not yet come is all it takes: one still on its way is the same fetch (fetchChunk).
   RETRIES.push(() => {
-    if (failed) Lazy = lazyChunk();
-    failed = false;
+    if (!loaded) Lazy = lazyChunk();
   });
   function Screen(props: P) {
     // Chosen once for the screen's visit: going from the lazy wrapper to the component itself

@@ -47,8 +47,9 @@ interface ScaledRowsOptions {
 /**
  * The gallery's rows of one height, windowed over a scroll range that stays within what Chromium
  * can lay out (scaled-scroll.ts): the rows to draw and where, the element's height, whether it is
- * jumping (its motion told through `onMotion`), and a way to bring a row into view. (A general virtualizer assumes the scroll position
- * is the place in the list, which stops being true once the range is scaled.)
+ * jumping (its motion told through `onMotion`), and a way to bring a row into view. (A general
+ * virtualizer assumes the scroll position is the place in the list, which stops being true once the
+ * range is scaled.)
  */
 export function useScaledRows({
   scroller,
