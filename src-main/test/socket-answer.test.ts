@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StudioError } from '../../src-shared/studio-error';
 import { gatewayFetch, type GatewayRequest } from '../services/gateway/gateway-request';
 import { HttpBody } from '../services/gateway/http-body';
-import { ByteSource } from '../services/zip/zip-byte-source';
+import { ByteSource, type Borrowed } from '../services/zip/zip-byte-source';
 
 // A batch's ZIP is read straight from its socket (socket-answer.ts), framed by the studio's own
 // reading of HTTP/1.1 (http-body.ts). Gateways and the proxies before them frame a body every way
@@ -127,7 +127,7 @@ describe('an answer read straight from its socket', () => {
     expect(readWhenSent).toBeGreaterThan(20 * 1024 * 1024);
   });
 
-  it('reads into memory again once the reader copied it out, never under a piece the reader kept', async () => {
+  it('reads into memory again once the reader copied it out or gave it back, never under a piece the reader kept', async () => {
     // 64 MB in chunks of 100 to 300 KB, each byte telling its place: a byte read from memory that
     // was read into again too early would not be where it came from.
     const big = Buffer.alloc(64 * 1024 * 1024);
@@ -144,30 +144,44 @@ describe('an answer read straight from its socket', () => {
       s.end(Buffer.concat(frames));
     });
     const src = new ByteSource((await gatewayFetch(request(gateway))).chunks());
-    const into = Buffer.alloc(1 << 20);
     const kept: { view: Buffer; at: number }[] = [];
+    const borrowed: { got: Borrowed; at: number }[] = [];
     const memory = new Set<ArrayBufferLike>();
     let wrong = 0;
+    /** A borrow given back, as an inflate lane gives back its image's bytes once inflated: whole until then. */
+    const giveBackOldest = () => {
+      const { got, at } = borrowed.shift()!;
+      if (!Buffer.concat(got.views).equals(big.subarray(at, at + got.bytes))) wrong++;
+      for (const view of got.views) memory.add(view.buffer);
+      got.release();
+    };
     for (let at = 0, k = 0; at < big.length; k++) {
-      // Copied out, as headers and an image's compressed bytes are; lent and copied at once, as a
-      // deflated entry is gathered up to its descriptor; and, four times, a view kept to the end,
-      // as a stored image's bytes are while they are written.
+      // Copied out, as headers are; borrowed and held while three more are read, as an image's
+      // compressed bytes are by the inflate lanes; a chunk borrowed and given back at once; and,
+      // four times, a view kept to the end, as a stored image's bytes are while they are written.
       const n = Math.min(big.length - at, 1000 + ((k * 104_729) % (1 << 20)));
-      if (k % 50 === 1 && kept.length < 4) {
+      if (k % 5 === 2) {
+        borrowed.push({ got: await src.borrow(n), at });
+        if (borrowed.length > 3) giveBackOldest();
+        at += n;
+      } else if (k % 50 === 1 && kept.length < 4) {
         const view = await src.chunk(n);
         kept.push({ view, at });
         at += view.length;
       } else if (k % 3 === 0) {
-        const got = await src.readInto(n, into);
+        const got = await src.read(n);
         if (!got.equals(big.subarray(at, at + n))) wrong++;
         at += n;
       } else {
-        const lent = await src.lendChunk(n);
-        memory.add(lent.buffer);
-        if (!Buffer.from(lent).equals(big.subarray(at, at + lent.length))) wrong++;
-        at += lent.length;
+        const lent = await src.borrowChunk(n);
+        const [view] = lent.views;
+        memory.add(view!.buffer);
+        if (!Buffer.from(view!).equals(big.subarray(at, at + view!.length))) wrong++;
+        lent.release();
+        at += view!.length;
       }
     }
+    while (borrowed.length) giveBackOldest();
     expect(await src.atEnd()).toBe(true);
     expect(wrong).toBe(0);
     expect(kept).toHaveLength(4);

@@ -9,6 +9,7 @@ import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../services/zip/crc32';
 import { CheckFailed, Lane, inflatePieces } from '../services/zip/inflate-pool';
+import { inflateSteps } from '../services/zip/inflate-steps';
 import { extractBatchZip, extractZip } from './helpers/zip-on-disk';
 import { call, startServices, waitUntil } from './helpers/studio-fixture';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -120,7 +121,7 @@ describe('inflating into buffers kept between entries', () => {
     const image = randomBytes(1024 * 1024);
     const out = lane.output(image.length + 1);
     const pieces: Buffer[] = [];
-    for await (const piece of inflatePieces(deflateRawSync(image), image.length, 'a.png', out)) {
+    for await (const piece of inflatePieces(deflateRawSync(image), image.length, 'a.png', lane)) {
       // A step at a time, and no buffer of its own: the next entries allocate nothing.
       expect(piece.buffer).toBe(out.buffer);
       pieces.push(Buffer.from(piece));
@@ -133,12 +134,35 @@ describe('inflating into buffers kept between entries', () => {
       for await (const piece of pieces) expect(piece.length).toBeGreaterThan(0);
     };
     const bomb = deflateRawSync(Buffer.alloc(2 * 1024 * 1024));
-    await expect(drain(inflatePieces(bomb, 100, 'b.png', lane.output(101)))).rejects.toThrow(/announced/);
+    await expect(drain(inflatePieces(bomb, 100, 'b.png', lane))).rejects.toThrow(/announced/);
     // Bytes after the deflate stream, within the size the header gave: not the entry it claims.
     const padded = Buffer.concat([deflateRawSync(image), randomBytes(300 * 1024)]);
-    await expect(drain(inflatePieces(padded, image.length, 'c.png', out))).rejects.toThrow(
+    await expect(drain(inflatePieces(padded, image.length, 'c.png', lane))).rejects.toThrow(
       /c\.png ends after \d+ of its \d+ compressed bytes/,
     );
+  });
+
+  it('inflates from the chunks the bytes came in, joining short ones and never copying long ones', async () => {
+    const image = randomBytes(1024 * 1024 + 5);
+    const compressed = deflateRawSync(image);
+    // A gateway's chunks: some of a byte, some of 40 KB (a Go gateway's frames), some of 140 or 300 KB.
+    const chunks: Buffer[] = [];
+    for (let at = 0, k = 0; at < compressed.length; k++) {
+      const n = [1, 40_000, 300_000, 7, 140_000][k % 5]!;
+      chunks.push(compressed.subarray(at, at + n));
+      at += n;
+    }
+    const steps = inflateSteps(chunks, (n) => Buffer.alloc(n));
+    expect(Buffer.concat(steps).equals(compressed)).toBe(true);
+    // Long chunks are inflated where they lie; short ones joined into steps of about 256 KB.
+    const long = steps.filter((s) => s.buffer === compressed.buffer);
+    expect(long.reduce((n, s) => n + s.length, 0)).toBeGreaterThan(compressed.length * 0.6);
+    expect(steps.length).toBeLessThan(chunks.length);
+    const lane = new Lane();
+    const pieces: Buffer[] = [];
+    for await (const piece of inflatePieces(chunks, image.length, 'a.png', lane, zlibCrc32(image)))
+      pieces.push(Buffer.from(piece));
+    expect(Buffer.concat(pieces).equals(image)).toBe(true);
   });
 
   it('checks each image against the CRC-32 its archive recorded, and refuses one that differs', async () => {
@@ -146,23 +170,11 @@ describe('inflating into buffers kept between entries', () => {
     const recorded = zlibCrc32(image);
     const lane = new Lane();
     const pieces: Buffer[] = [];
-    for await (const piece of inflatePieces(
-      deflateRawSync(image),
-      image.length,
-      'a.png',
-      lane.output(image.length + 1),
-      recorded,
-    ))
+    for await (const piece of inflatePieces(deflateRawSync(image), image.length, 'a.png', lane, recorded))
       pieces.push(Buffer.from(piece));
     expect(Buffer.concat(pieces).equals(image)).toBe(true);
     // One bit off in the record: every piece is handed on, then the image is refused.
-    const wrong = inflatePieces(
-      deflateRawSync(image),
-      image.length,
-      'b.png',
-      lane.output(image.length + 1),
-      recorded ^ 1,
-    );
+    const wrong = inflatePieces(deflateRawSync(image), image.length, 'b.png', lane, recorded ^ 1);
     let handed = 0;
     await expect(
       (async () => {

@@ -14,6 +14,14 @@ export class StreamCut extends Error {
   }
 }
 
+/** Bytes taken as views of the chunks they came in (ByteSource.borrow). */
+export interface Borrowed {
+  views: Buffer[];
+  bytes: number;
+  /** The views will not be read again: their memory may be read into. Once; later calls do nothing. */
+  release(): void;
+}
+
 /**
  * A ZIP arriving over the network, read forward only: exact reads for headers, chunks for entry
  * data, and bytes handed back when a reader took more than its entry (a deflate stream or a data
@@ -21,18 +29,16 @@ export class StreamCut extends Error {
  * headers can be checked against the central directory, and a resumed stream (HTTP Range) goes
  * on from where a cut one stopped.
  *
- * A chunk whose bytes were all copied out, and none handed on as a view, is given back to the
- * connection it came from (read-slabs.ts), whose memory is then read into again: headers are read
- * as copies, and an image's compressed bytes are copied into its inflate lane. A chunk a view of
- * which was handed on to keep (chunk, readUpTo) is never given back; one lent (readInto, lendChunk)
- * is given back once the reader has copied it, at its next call.
+ * A chunk whose bytes were all copied out or given back, and none handed on as a view to keep, is
+ * given back to the connection it came from (read-slabs.ts), whose memory is then read into again:
+ * headers are read as copies, and an image's compressed bytes are borrowed by its inflate lane
+ * until inflated. A chunk a view of which was handed on to keep (chunk, readUpTo) is never given
+ * back.
  */
 export class ByteSource {
   private queue: Buffer[] = [];
   /** Each queued chunk as it came, while it may still be given back; undefined once a view of it escaped. */
   private origins: (Buffer | undefined)[] = [];
-  /** A chunk lent whole (lendChunk), given back at the next call. */
-  private lent: Buffer | undefined;
   private queued = 0;
   private ended = false;
   private iterator: AsyncIterator<Uint8Array>;
@@ -51,7 +57,6 @@ export class ByteSource {
     // What was queued from the cut stream is dropped, not given back: its connection is gone.
     this.queue = [];
     this.origins = [];
-    this.lent = undefined;
     this.queued = 0;
     this.ended = false;
     this.offset = offset;
@@ -98,20 +103,52 @@ export class ByteSource {
   }
 
   /**
-   * Exactly `n` bytes into `into` (a buffer the caller reuses), copied as each chunk comes; a
-   * stream that ends first is cut. Chunks held until all `n` bytes had come (megabytes of them)
-   * would outlive the young generation's collections, and only full collections free those.
+   * Exactly `n` bytes as views of the chunks they came in, not copied: an image's compressed
+   * bytes, held by its inflate lane until inflated, then given back (`release`), so that their
+   * memory is read into again. Copying them into the lane instead was a fifth of the main
+   * thread's CPU for a deflated archive. A stream that ends first is cut.
    */
-  async readInto(n: number, into: Buffer): Promise<Buffer> {
-    if (into.length < n) return this.read(n);
+  async borrow(n: number): Promise<Borrowed> {
+    const views: Buffer[] = [];
+    const owed: Buffer[] = [];
     for (let at = 0; at < n;) {
       while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
-      const piece = this.take(Math.min(n - at, this.queue[0]!.length), 'lend');
-      piece.copy(into, at);
-      at += piece.length;
-      this.settleLent();
+      const first = this.queue[0]!;
+      const origin = this.origins[0];
+      const part = Math.min(first.length, n - at);
+      const view = first.subarray(0, part);
+      views.push(view);
+      this.offset += part;
+      this.queued -= part;
+      at += part;
+      if (part < first.length) {
+        this.queue[0] = first.subarray(part);
+        // The chunk's count is shared: the view's bytes come back from the lane, the rest of them
+        // (any copied out before, and those still queued) with the chunk, as a piece that long.
+        if (origin) this.origins[0] = origin.subarray(0, origin.length - part);
+      } else {
+        this.queue.shift();
+        this.origins.shift();
+        if (origin && origin.length > part) giveBack(origin.subarray(0, origin.length - part));
+      }
+      if (origin) owed.push(view);
     }
-    return into.subarray(0, n);
+    let released = false;
+    return {
+      views,
+      bytes: n,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const view of owed) giveBack(view);
+      },
+    };
+  }
+
+  /** As borrow, the next bytes as they came, at most `max`: a deflated entry gathered up to its data descriptor. */
+  async borrowChunk(max: number): Promise<Borrowed> {
+    while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
+    return this.borrow(Math.min(max, this.queue[0]!.length));
   }
 
   /** Up to `n` bytes without taking them (fewer only where the stream ends), as a copy. */
@@ -134,15 +171,6 @@ export class ByteSource {
   }
 
   /**
-   * As chunk, for a reader that copies the bytes at once: the view is good only until the next
-   * call on this source, when its memory may be read into again.
-   */
-  async lendChunk(max: number): Promise<Buffer> {
-    while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
-    return this.take(Math.min(max, this.queue[0]!.length), 'lend');
-  }
-
-  /**
    * Up to `n` bytes, gathered from as many chunks as it takes (fewer only where the stream ends):
    * fewer, larger pieces for work that costs per call (inflate on the thread pool).
    */
@@ -162,25 +190,23 @@ export class ByteSource {
   }
 
   /**
-   * `n` bytes off the front. A view where one chunk holds them, handed on ('view': its chunk is
-   * never given back) or lent ('lend': given back at the next call); a copy where they span chunks
-   * or `how` asks for one, each chunk copied out whole given back at once.
+   * `n` bytes off the front. A view where one chunk holds them ('view': its chunk is never given
+   * back); a copy where they span chunks or `how` asks for one, each chunk copied out whole given
+   * back at once.
    */
-  private take(n: number, how: 'view' | 'lend' | 'copy'): Buffer {
-    this.settleLent();
+  private take(n: number, how: 'view' | 'copy'): Buffer {
     if (n === 0) return Buffer.alloc(0);
     this.offset += n;
     this.queued -= n;
     const first = this.queue[0]!;
-    if (how !== 'copy' && first.length >= n) {
+    if (how === 'view' && first.length >= n) {
+      this.origins[0] = undefined;
       if (first.length > n) {
         this.queue[0] = first.subarray(n);
-        if (how === 'view') this.origins[0] = undefined;
         return first.subarray(0, n);
       }
       this.queue.shift();
-      const origin = this.origins.shift();
-      if (how === 'lend') this.lent = origin;
+      this.origins.shift();
       return first;
     }
     const out = Buffer.allocUnsafe(n);
@@ -198,11 +224,5 @@ export class ByteSource {
       }
     }
     return out;
-  }
-
-  private settleLent(): void {
-    const lent = this.lent;
-    this.lent = undefined;
-    if (lent) giveBack(lent);
   }
 }

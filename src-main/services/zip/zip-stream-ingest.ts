@@ -7,7 +7,7 @@ import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';
 import { discard, sinkFor, type PartFile, type Sink } from './zip-entry-sink';
-import { ByteSource, StreamCut } from './zip-byte-source';
+import { ByteSource, StreamCut, type Borrowed } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
 import type { IngestedImage, IngestedZip } from './zip-ingest';
 import { refuse, unreadable } from './zip-refusal';
@@ -100,22 +100,21 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
    * An image inflated on the pool a step at a time, each piece checked against the CRC-32 recorded
    * as it is handed on, and written as it comes (inflatePieces).
    */
-  const inflateBeside = async (known: Streamed, compressed: Buffer, lane: Lane, sink: Sink) => {
+  const inflateBeside = async (known: Streamed, compressed: Borrowed, lane: Lane, sink: Sink) => {
     let file: PartFile | undefined;
     let bytes = 0;
     try {
-      // One byte more than announced: output past it shows in the lane's buffer, not a new one.
       for await (const piece of inflatePieces(
-        compressed,
+        compressed.views,
         known.size,
         known.fileName,
-        lane.output(known.size + 1),
+        lane,
         known.crc,
       )) {
         bytes += piece.length;
         file = await sink.write(piece, file);
       }
-      const read = { crc: known.crc, compressed: compressed.length, size: bytes };
+      const read = { crc: known.crc, compressed: compressed.bytes, size: bytes };
       checkRead(known, read, limits);
       const done = (await sink.finish(file))!;
       file = undefined;
@@ -123,9 +122,11 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
     } catch (err) {
       // Not the bytes recorded: refused in the words checkRead gives a CRC that differs.
       if (err instanceof CheckFailed)
-        checkRead(known, { crc: ~known.crc, compressed: compressed.length, size: bytes }, limits);
+        checkRead(known, { crc: ~known.crc, compressed: compressed.bytes, size: bytes }, limits);
       throw err;
     } finally {
+      // Its compressed bytes' memory may be read into again.
+      compressed.release();
       if (file) await discard(file);
     }
   };
@@ -162,25 +163,25 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
             // the sizes, else gathered up to its data descriptor. The task checks what it inflated
             // against the sizes and CRC recorded here.
             const beside = await inflating.run(
-              async (lane) => {
+              async () => {
                 let known: Streamed;
-                let compressed: Buffer;
+                let compressed: Borrowed;
                 if (entry.size !== undefined) {
                   count(entry.size);
                   known = entry as Streamed;
-                  compressed = await src.readInto(entry.compressedSize!, lane.input(entry.compressedSize!));
+                  compressed = await src.borrow(entry.compressedSize!);
                 } else {
-                  const got = await deflatedUntilDescriptor(
-                    src,
-                    entry.fileName,
-                    limits.maxEntryBytes,
-                    (n, kept) => lane.grow(n, kept),
-                  );
+                  const got = await deflatedUntilDescriptor(src, entry.fileName, limits.maxEntryBytes);
                   if (!got) return undefined;
-                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
-                  checkEntry(known, limits);
-                  count(got.size);
                   compressed = got.compressed;
+                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: compressed.bytes };
+                  try {
+                    checkEntry(known, limits);
+                    count(got.size);
+                  } catch (err) {
+                    compressed.release();
+                    throw err;
+                  }
                 }
                 // Read to its end: recorded for the cross-check now, in the stream's order.
                 whole(known, { crc: known.crc, compressed: known.compressedSize, size: known.size });
