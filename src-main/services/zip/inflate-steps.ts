@@ -36,6 +36,7 @@ export function inflateSteps(parts: readonly Buffer[], room: (n: number) => Buff
     pendingBytes = 0;
   };
   for (const part of parts) {
+    if (part.length === 0) continue;
     if (part.length < JOIN_BELOW) {
       pending.push(part);
       pendingBytes += part.length;
