@@ -9,7 +9,7 @@ import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../services/zip/crc32';
 import { CheckFailed, Lane, inflatePieces } from '../services/zip/inflate-pool';
-import { inflateSteps } from '../services/zip/inflate-steps';
+import { ByteSource } from '../services/zip/zip-byte-source';
 import { extractBatchZip, extractZip } from './helpers/zip-on-disk';
 import { call, startServices, waitUntil } from './helpers/studio-fixture';
 import { promptsDraft } from './helpers/prompts-draft';
@@ -115,6 +115,11 @@ describe('deflated batch ZIPs', () => {
   }, 120_000);
 });
 
+/** The bytes as a network hands them over, chunk by chunk. */
+async function* chunksOf(chunks: Buffer[]): AsyncGenerator<Buffer> {
+  for (const chunk of chunks) yield chunk;
+}
+
 describe('inflating into buffers kept between entries', () => {
   it("inflates into the lane's own buffer, and refuses more output than announced", async () => {
     const lane = new Lane();
@@ -145,24 +150,34 @@ describe('inflating into buffers kept between entries', () => {
   it('inflates from the chunks the bytes came in, joining short ones and never copying long ones', async () => {
     const image = randomBytes(1024 * 1024 + 5);
     const compressed = deflateRawSync(image);
-    // A gateway's chunks: some of a byte, some of 40 KB (a Go gateway's frames), some of 140 or 300 KB.
+    // A gateway's chunks: some of a byte, some of 16 KB (TLS records), some of 140 or 300 KB.
     const chunks: Buffer[] = [];
     for (let at = 0, k = 0; at < compressed.length; k++) {
-      const n = [1, 40_000, 300_000, 7, 140_000][k % 5]!;
+      const n = [1, 16_384, 300_000, 7, 140_000][k % 5]!;
       chunks.push(compressed.subarray(at, at + n));
       at += n;
     }
-    const steps = inflateSteps(chunks, (n) => Buffer.alloc(n));
-    expect(Buffer.concat(steps).equals(compressed)).toBe(true);
-    // Long chunks are inflated where they lie; short ones joined into steps of about 256 KB.
-    const long = steps.filter((s) => s.buffer === compressed.buffer);
-    expect(long.reduce((n, s) => n + s.length, 0)).toBeGreaterThan(compressed.length * 0.6);
-    expect(steps.length).toBeLessThan(chunks.length);
     const lane = new Lane();
+    const got = await new ByteSource(chunksOf(chunks)).borrow(compressed.length, (n) => lane.input(n));
+    expect(Buffer.concat(got.views).equals(compressed)).toBe(true);
+    // Long chunks are inflated where they lie; short ones joined into steps in the lane's buffer.
+    const inPlace = got.views.filter((v) => v.buffer === compressed.buffer);
+    expect(inPlace.reduce((n, v) => n + v.length, 0)).toBeGreaterThan(compressed.length * 0.6);
+    expect(got.views.length).toBeLessThan(chunks.length);
     const pieces: Buffer[] = [];
-    for await (const piece of inflatePieces(chunks, image.length, 'a.png', lane, zlibCrc32(image)))
+    for await (const piece of inflatePieces(got.views, image.length, 'a.png', lane, zlibCrc32(image)))
       pieces.push(Buffer.from(piece));
     expect(Buffer.concat(pieces).equals(image)).toBe(true);
+    got.release();
+
+    // A gateway sending a byte per chunked frame: the bytes are joined, not one view each.
+    const bytewise = compressed.subarray(0, 600_000);
+    const fine = await new ByteSource(chunksOf([...bytewise].map((b) => Buffer.from([b])))).borrow(
+      bytewise.length,
+      (n) => lane.input(n),
+    );
+    expect(Buffer.concat(fine.views).equals(bytewise)).toBe(true);
+    expect(fine.views.length).toBeLessThanOrEqual(3);
   });
 
   it('checks each image against the CRC-32 its archive recorded, and refuses one that differs', async () => {

@@ -2,7 +2,7 @@ import { createInflateRaw } from 'node:zlib';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 import { crc32 } from './crc32';
-import { inflateSteps } from './inflate-steps';
+import { STEP } from './inflate-steps';
 import { refuse, unreadable } from './zip-refusal';
 
 /**
@@ -16,27 +16,42 @@ const PARALLEL = 3;
 const KEEP_MAX = 64 * 1024 * 1024;
 
 /**
- * One entry's working memory, kept between entries: its inflated output, and room to join a
- * gateway's short chunks (its compressed bytes are otherwise the network chunks they came in:
- * ByteSource.borrow). A fresh buffer per entry (3 MB for each image of a 1K batch) sets off a full
- * garbage collection every few entries, from the pressure of external memory alone: about 80 per
- * 600 MB archive, a second of CPU, more in a studio whose heap is large.
+ * One entry's working memory, kept between entries: the inflated output, and the compressed bytes
+ * copied out of the network's chunks: short chunks joined (ByteSource.borrow), or an entry whose
+ * size only its data descriptor tells, gathered whole (long chunks of an entry whose header gives
+ * its size are inflated where they lie). A fresh pair per entry (two 3 MB buffers for each image
+ * of a 1K batch) sets off a full garbage collection every few entries, from the pressure of
+ * external memory alone: about 80 per 600 MB archive, a second of CPU, more in a studio whose heap
+ * is large.
  */
 export class Lane {
+  private inBuf = Buffer.alloc(0);
   private outBuf = Buffer.alloc(0);
-  private joinBuf = Buffer.alloc(0);
+
+  /** A buffer of at least `n` bytes for the compressed data. */
+  input(n: number): Buffer {
+    if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(n);
+    return this.inBuf;
+  }
+
+  /**
+   * The compressed data's buffer with room for at least `n` bytes, its first `kept` bytes kept:
+   * for an entry whose size only a data descriptor after it tells, gathered as it comes.
+   */
+  grow(n: number, kept: number): Buffer {
+    if (this.inBuf.length >= n) return this.inBuf;
+    // Doubling, to copy the gathered bytes a few times only; by at most 8 MB past the need.
+    const next = Buffer.allocUnsafe(Math.max(n, Math.min(2 * this.inBuf.length, n + 8 * 1024 * 1024)));
+    this.inBuf.copy(next, 0, 0, kept);
+    this.inBuf = next;
+    return next;
+  }
 
   /** Lets go of a buffer larger than those kept between entries (a rare very large image's). */
   trim(): this {
+    if (this.inBuf.length > KEEP_MAX) this.inBuf = Buffer.alloc(0);
     if (this.outBuf.length > KEEP_MAX) this.outBuf = Buffer.alloc(0);
-    if (this.joinBuf.length > KEEP_MAX) this.joinBuf = Buffer.alloc(0);
     return this;
-  }
-
-  /** Room for `n` compressed bytes, where a gateway's short chunks are joined (inflate-steps.ts). */
-  join(n: number): Buffer {
-    if (this.joinBuf.length < n) this.joinBuf = Buffer.allocUnsafe(n);
-    return this.joinBuf;
   }
 
   /** A buffer for the output: `n` bytes, at most the largest kept. */
@@ -147,9 +162,9 @@ export class CheckFailed extends Error {}
 /**
  * One entry inflated on the thread pool into `out` (the lane's buffer) where it fits, a step at a
  * time: each piece is a view of `out`, good until the lane is reused, handed on while the next
- * step inflates. Its compressed bytes are the network chunks they came in, inflated where they
- * lie, short ones joined into `lane`'s room (inflate-steps.ts). More output than announced is
- * refused, as a bomb or a liar; so is input left after the deflate stream ends.
+ * step inflates. Its compressed bytes are one buffer, or the pieces they came in (network chunks,
+ * short ones joined: ByteSource.borrow), each inflated where it lies, a step at most. More output
+ * than announced is refused, as a bomb or a liar; so is input left after the deflate stream ends.
  *
  * Where the entry's CRC-32 is known before it is inflated (`crc`), each piece is checked as it is
  * handed on, on the main thread (crc32.ts), and a mismatch throws CheckFailed after the last. Not
@@ -170,12 +185,11 @@ export async function* inflatePieces(
   const inflate = createInflateRaw({ chunkSize: HANDS_BUFFERS ? 64 : 256 * 1024 });
   // One byte more than announced: output past it shows in the lane's buffer, not a new one.
   if (HANDS_BUFFERS) intoLane(inflate, lane.output(size + 1));
-  // The stream takes them a step at a time as its output is read.
-  const steps = inflateSteps(Buffer.isBuffer(compressed) ? [compressed] : compressed, (n) => lane.join(n));
+  // Views, not copies: the stream takes them a step at a time as its output is read.
   let length = 0;
-  for (const step of steps) {
-    length += step.length;
-    inflate.write(step);
+  for (const part of Buffer.isBuffer(compressed) ? [compressed] : compressed) {
+    length += part.length;
+    for (let at = 0; at < part.length; at += STEP) inflate.write(part.subarray(at, at + STEP));
   }
   inflate.end();
   let got = 0;

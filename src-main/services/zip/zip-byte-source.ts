@@ -1,4 +1,5 @@
 import { giveBack } from '../gateway/read-slabs';
+import { JOIN_BELOW, STEP } from './inflate-steps';
 
 /** Bytes handed on at a time: big enough to keep calls few, small enough to stay in cache. */
 export const STREAM_CHUNK = 256 * 1024;
@@ -107,20 +108,50 @@ export class ByteSource {
    * bytes, held by its inflate lane until inflated, then given back (`release`), so that their
    * memory is read into again. Copying them into the lane instead was a fifth of the main
    * thread's CPU for a deflated archive. A stream that ends first is cut.
+   *
+   * With `room` (a buffer of at least `n` bytes, the lane's), pieces shorter than JOIN_BELOW are
+   * copied into it instead, joined into steps of about STEP, and their chunks given back at once, as
+   * a read's are: over TLS every chunk is a 16 KB record, and a gateway's chunked frames may be a
+   * byte each. Held as views, those would keep every slab of the image until it is inflated, and
+   * one view per byte; each would also be a step of its own on the thread pool.
    */
-  async borrow(n: number): Promise<Borrowed> {
+  async borrow(n: number, room?: (n: number) => Buffer): Promise<Borrowed> {
     const views: Buffer[] = [];
     const owed: Buffer[] = [];
+    let joined: Buffer | undefined;
+    let used = 0;
+    /** Where the step being joined starts in `joined`, while it is the last view. */
+    let stepFrom = -1;
     for (let at = 0; at < n;) {
       while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
       const first = this.queue[0]!;
       const origin = this.origins[0];
       const part = Math.min(first.length, n - at);
-      const view = first.subarray(0, part);
-      views.push(view);
       this.offset += part;
       this.queued -= part;
       at += part;
+      if (room && part < JOIN_BELOW) {
+        joined ??= room(n);
+        first.copy(joined, used, 0, part);
+        if (stepFrom >= 0 && used - stepFrom < STEP)
+          views[views.length - 1] = joined.subarray(stepFrom, used + part);
+        else {
+          stepFrom = used;
+          views.push(joined.subarray(used, used + part));
+        }
+        used += part;
+        // Copied out, as take('copy') does: the chunk goes back once all of it is taken.
+        if (part < first.length) this.queue[0] = first.subarray(part);
+        else {
+          this.queue.shift();
+          this.origins.shift();
+          if (origin) giveBack(origin);
+        }
+        continue;
+      }
+      stepFrom = -1;
+      const view = first.subarray(0, part);
+      views.push(view);
       if (part < first.length) {
         this.queue[0] = first.subarray(part);
         // The chunk's count is shared: the view's bytes come back from the lane, the rest of them

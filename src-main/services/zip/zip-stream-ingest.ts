@@ -163,25 +163,26 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
             // the sizes, else gathered up to its data descriptor. The task checks what it inflated
             // against the sizes and CRC recorded here.
             const beside = await inflating.run(
-              async () => {
+              async (lane) => {
                 let known: Streamed;
                 let compressed: Borrowed;
                 if (entry.size !== undefined) {
                   count(entry.size);
                   known = entry as Streamed;
-                  compressed = await src.borrow(entry.compressedSize!);
+                  compressed = await src.borrow(entry.compressedSize!, (n) => lane.input(n));
                 } else {
-                  const got = await deflatedUntilDescriptor(src, entry.fileName, limits.maxEntryBytes);
+                  const got = await deflatedUntilDescriptor(
+                    src,
+                    entry.fileName,
+                    limits.maxEntryBytes,
+                    (n, kept) => lane.grow(n, kept),
+                  );
                   if (!got) return undefined;
-                  compressed = got.compressed;
-                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: compressed.bytes };
-                  try {
-                    checkEntry(known, limits);
-                    count(got.size);
-                  } catch (err) {
-                    compressed.release();
-                    throw err;
-                  }
+                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
+                  checkEntry(known, limits);
+                  count(got.size);
+                  // Gathered into the lane's own buffer: nothing to give back.
+                  compressed = { views: [got.compressed], bytes: got.compressed.length, release: () => {} };
                 }
                 // Read to its end: recorded for the cross-check now, in the stream's order.
                 whole(known, { crc: known.crc, compressed: known.compressedSize, size: known.size });
