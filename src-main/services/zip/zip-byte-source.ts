@@ -140,13 +140,7 @@ export class ByteSource {
           views.push(joined.subarray(used, used + part));
         }
         used += part;
-        // Copied out, as take('copy') does: the chunk goes back once all of it is taken.
-        if (part < first.length) this.queue[0] = first.subarray(part);
-        else {
-          this.queue.shift();
-          this.origins.shift();
-          if (origin) giveBack(origin);
-        }
+        this.copiedOut(part);
         continue;
       }
       stepFrom = -1;
@@ -247,13 +241,19 @@ export class ByteSource {
       const part = Math.min(head.length, n - at);
       head.copy(out, at, 0, part);
       at += part;
-      if (part < head.length) this.queue[0] = head.subarray(part);
-      else {
-        this.queue.shift();
-        const origin = this.origins.shift();
-        if (origin) giveBack(origin);
-      }
+      this.copiedOut(part);
     }
     return out;
+  }
+
+  /** The front chunk's first `part` bytes were copied out: the chunk is given back once all of it is. */
+  private copiedOut(part: number): void {
+    const head = this.queue[0]!;
+    if (part < head.length) this.queue[0] = head.subarray(part);
+    else {
+      this.queue.shift();
+      const origin = this.origins.shift();
+      if (origin) giveBack(origin);
+    }
   }
 }
