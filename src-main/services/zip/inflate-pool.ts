@@ -17,12 +17,10 @@ const KEEP_MAX = 64 * 1024 * 1024;
 
 /**
  * One entry's working memory, kept between entries: the inflated output, and the compressed bytes
- * copied out of the network's chunks: short chunks joined (ByteSource.borrow), or an entry whose
- * size only its data descriptor tells, gathered whole (long chunks of an entry whose header gives
- * its size are inflated where they lie). A fresh pair per entry (two 3 MB buffers for each image
- * of a 1K batch) sets off a full garbage collection every few entries, from the pressure of
- * external memory alone: about 80 per 600 MB archive, a second of CPU, more in a studio whose heap
- * is large.
+ * of short network chunks, joined (ByteSource.borrow, GatheredChunks); long chunks are inflated
+ * where they lie. A fresh pair per entry (two 3 MB buffers for each image of a 1K batch) sets off
+ * a full garbage collection every few entries, from the pressure of external memory alone: about
+ * 80 per 600 MB archive, a second of CPU, more in a studio whose heap is large.
  */
 export class Lane {
   private inBuf = Buffer.alloc(0);
@@ -32,19 +30,6 @@ export class Lane {
   input(n: number): Buffer {
     if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(n);
     return this.inBuf;
-  }
-
-  /**
-   * The compressed data's buffer with room for at least `n` bytes, its first `kept` bytes kept:
-   * for an entry whose size only a data descriptor after it tells, gathered as it comes.
-   */
-  grow(n: number, kept: number): Buffer {
-    if (this.inBuf.length >= n) return this.inBuf;
-    // Doubling, to copy the gathered bytes a few times only; by at most 8 MB past the need.
-    const next = Buffer.allocUnsafe(Math.max(n, Math.min(2 * this.inBuf.length, n + 8 * 1024 * 1024)));
-    this.inBuf.copy(next, 0, 0, kept);
-    this.inBuf = next;
-    return next;
   }
 
   /** Lets go of a buffer larger than those kept between entries (a rare very large image's). */

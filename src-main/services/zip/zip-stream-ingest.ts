@@ -171,18 +171,19 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
                   known = entry as Streamed;
                   compressed = await src.borrow(entry.compressedSize!, (n) => lane.input(n));
                 } else {
-                  const got = await deflatedUntilDescriptor(
-                    src,
-                    entry.fileName,
-                    limits.maxEntryBytes,
-                    (n, kept) => lane.grow(n, kept),
+                  const got = await deflatedUntilDescriptor(src, entry.fileName, limits.maxEntryBytes, (n) =>
+                    lane.input(n),
                   );
                   if (!got) return undefined;
-                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
-                  checkEntry(known, limits);
-                  count(got.size);
-                  // Gathered into the lane's own buffer: nothing to give back.
-                  compressed = { views: [got.compressed], bytes: got.compressed.length, release: () => {} };
+                  compressed = got.compressed;
+                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: compressed.bytes };
+                  try {
+                    checkEntry(known, limits);
+                    count(got.size);
+                  } catch (err) {
+                    compressed.release();
+                    throw err;
+                  }
                 }
                 // Read to its end: recorded for the cross-check now, in the stream's order.
                 whole(known, { crc: known.crc, compressed: known.compressedSize, size: known.size });
