@@ -60,6 +60,22 @@ async function readAll(
 
 const body = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 251));
 const head = (fields: string) => `HTTP/1.1 200 OK\r\ncontent-type: application/zip\r\n${fields}\r\n`;
+
+/** `data` sent chunked, the k-th frame `frameSize(k)` long, as the ZIP's reader takes it from the socket. */
+async function chunkedSource(data: Buffer, frameSize: (k: number) => number): Promise<ByteSource> {
+  const frames: Buffer[] = [];
+  for (let at = 0, k = 0; at < data.length; k++) {
+    const piece = data.subarray(at, at + frameSize(k));
+    frames.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+    at += piece.length;
+  }
+  frames.push(Buffer.from('0\r\n\r\n'));
+  const gateway = await rawGateway((s) => {
+    s.write(head('transfer-encoding: chunked\r\n'));
+    s.end(Buffer.concat(frames));
+  });
+  return new ByteSource((await gatewayFetch(request(gateway))).chunks());
+}
 /** The body in chunks of 777 bytes, with an extension on each and trailers after the last. */
 const chunked = Buffer.concat([
   ...Array.from({ length: Math.ceil(body.length / 777) }, (_, i) => {
@@ -133,18 +149,7 @@ describe('an answer read straight from its socket', () => {
     // was read into again too early would not be where it came from.
     const big = Buffer.alloc(64 * 1024 * 1024);
     for (let i = 0; i < big.length; i += 4) big.writeUInt32LE(i, i);
-    const frames: Buffer[] = [];
-    for (let at = 0, k = 0; at < big.length; k++) {
-      const piece = big.subarray(at, at + 100_000 + ((k * 7919) % 200_000));
-      frames.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
-      at += piece.length;
-    }
-    frames.push(Buffer.from('0\r\n\r\n'));
-    const gateway = await rawGateway((s) => {
-      s.write(head('transfer-encoding: chunked\r\n'));
-      s.end(Buffer.concat(frames));
-    });
-    const src = new ByteSource((await gatewayFetch(request(gateway))).chunks());
+    const src = await chunkedSource(big, (k) => 100_000 + ((k * 7919) % 200_000));
     const kept: { view: Buffer; at: number }[] = [];
     const borrowed: { got: Borrowed; at: number }[] = [];
     const memory = new Set<ArrayBufferLike>();
@@ -218,18 +223,7 @@ describe('an answer read straight from its socket', () => {
       ...entries.flatMap((e) => [e, descriptor(e.length), Buffer.from('PK\x03\x04')]),
       Buffer.alloc(64),
     ]);
-    const frames: Buffer[] = [];
-    for (let at = 0, k = 0; at < stream.length; k++) {
-      const piece = stream.subarray(at, at + (k % 40 < 10 ? 16_384 : 100_000 + ((k * 7919) % 200_000)));
-      frames.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
-      at += piece.length;
-    }
-    frames.push(Buffer.from('0\r\n\r\n'));
-    const gateway = await rawGateway((s) => {
-      s.write(head('transfer-encoding: chunked\r\n'));
-      s.end(Buffer.concat(frames));
-    });
-    const src = new ByteSource((await gatewayFetch(request(gateway))).chunks());
+    const src = await chunkedSource(stream, (k) => (k % 40 < 10 ? 16_384 : 100_000 + ((k * 7919) % 200_000)));
     const rooms = new Set<ArrayBufferLike>();
     const room = (size: number) => {
       const lane = Buffer.alloc(size);
