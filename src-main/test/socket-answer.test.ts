@@ -7,7 +7,6 @@ import { StudioError } from '../../src-shared/studio-error';
 import { gatewayFetch, type GatewayRequest } from '../services/gateway/gateway-request';
 import { HttpBody } from '../services/gateway/http-body';
 import { ByteSource, type Borrowed } from '../services/zip/zip-byte-source';
-import { deflatedUntilDescriptor } from '../services/zip/zip-descriptors';
 
 // A batch's ZIP is read straight from its socket (socket-answer.ts), framed by the studio's own
 // reading of HTTP/1.1 (http-body.ts). Gateways and the proxies before them frame a body every way
@@ -153,32 +152,28 @@ describe('an answer read straight from its socket', () => {
     const kept: { view: Buffer; at: number }[] = [];
     const borrowed: { got: Borrowed; at: number }[] = [];
     const memory = new Set<ArrayBufferLike>();
-    /** The lanes' own buffers, where short pieces were joined: not the connection's memory. */
-    const rooms = new Set<ArrayBufferLike>();
     let wrong = 0;
-    /** A borrow given back, as an inflate lane gives back its image's bytes once inflated: whole until then. */
+    /** A borrow given back: whole until then. */
     const giveBackOldest = () => {
       const { got, at } = borrowed.shift()!;
       if (!Buffer.concat(got.views).equals(big.subarray(at, at + got.bytes))) wrong++;
-      for (const view of got.views) if (!rooms.has(view.buffer)) memory.add(view.buffer);
+      for (const view of got.views) memory.add(view.buffer);
       got.release();
     };
     for (let at = 0, k = 0; at < big.length; k++) {
-      // Copied out, as headers are; borrowed and held while three more are read, as an image's
-      // compressed bytes are by the inflate lanes; a chunk borrowed and given back at once; and,
-      // four times, a view kept to the end, as a stored image's bytes are while they are written.
+      // Copied out, as headers are, or into a lane, as a deflated image's compressed bytes are;
+      // borrowed and held while three more are read; a chunk borrowed and given back at once, as
+      // an entry gathered to its data descriptor is; and, four times, a view kept to the end, as
+      // a stored image's bytes are while they are written.
       const n = Math.min(big.length - at, 1000 + ((k * 104_729) % (1 << 20)));
-      if (k % 5 === 2) {
-        // Half with room, where short pieces are copied and their chunks given back at once.
-        const room =
-          k % 10 === 2
-            ? (size: number) => {
-                const lane = Buffer.alloc(size);
-                rooms.add(lane.buffer);
-                return lane;
-              }
-            : undefined;
-        borrowed.push({ got: await src.borrow(n, room), at });
+      if (k % 10 === 2) {
+        // Copied into a lane's buffer, as a deflated image's compressed bytes are.
+        const lane = Buffer.alloc(n + 10);
+        const got = await src.readInto(n, lane);
+        if (got.buffer !== lane.buffer || !got.equals(big.subarray(at, at + n))) wrong++;
+        at += n;
+      } else if (k % 5 === 2) {
+        borrowed.push({ got: await src.borrow(n), at });
         if (borrowed.length > 3) giveBackOldest();
         at += n;
       } else if (k % 50 === 1 && kept.length < 4) {
@@ -204,64 +199,6 @@ describe('an answer read straight from its socket', () => {
     expect(kept).toHaveLength(4);
     for (const { view, at } of kept) expect(view.equals(big.subarray(at, at + view.length))).toBe(true);
     // 64 MB came through a few slabs of 4 MB, read into again and again: 16 without reuse.
-    expect(memory.size).toBeLessThanOrEqual(10);
-  });
-
-  it('gathers entries up to their data descriptors from the memory they came in, reusing it once inflated', async () => {
-    // Sixty 1 MB entries, each followed by its signed descriptor and the next header's signature,
-    // in frames of 100 to 300 KB (a Node gateway's) with runs of 16 KB (TLS records).
-    const entries = Array.from({ length: 60 }, (_, i) => Buffer.alloc(1_000_000 + i * 1_001, i + 1));
-    const descriptor = (n: number) => {
-      const d = Buffer.alloc(16);
-      d.writeUInt32LE(0x08074b50, 0);
-      d.writeUInt32LE(n, 8);
-      d.writeUInt32LE(n, 12);
-      return d;
-    };
-    // Then what a central directory would be: the last descriptor is known by what follows it.
-    const stream = Buffer.concat([
-      ...entries.flatMap((e) => [e, descriptor(e.length), Buffer.from('PK\x03\x04')]),
-      Buffer.alloc(64),
-    ]);
-    const src = await chunkedSource(stream, (k) => (k % 40 < 10 ? 16_384 : 100_000 + ((k * 7919) % 200_000)));
-    const rooms = new Set<ArrayBufferLike>();
-    const room = (size: number) => {
-      const lane = Buffer.alloc(size);
-      rooms.add(lane.buffer);
-      return lane;
-    };
-    const held: { got: Borrowed; entry: Buffer }[] = [];
-    const memory = new Set<ArrayBufferLike>();
-    let wrong = 0;
-    let uncopied = 0;
-    /** An entry given back, as its inflate lane does once it is inflated: whole until then. */
-    const inflated = () => {
-      const { got, entry } = held.shift()!;
-      if (!Buffer.concat(got.views).equals(entry)) wrong++;
-      // The connection's memory: its slabs of 4 MB. Not the lanes' rooms, nor the small copy of the
-      // bytes read past a descriptor, which the next entry starts with.
-      for (const view of got.views)
-        if (!rooms.has(view.buffer) && view.buffer.byteLength >= 1 << 20) {
-          memory.add(view.buffer);
-          uncopied += view.length;
-        }
-      got.release();
-    };
-    for (const entry of entries) {
-      const got = await deflatedUntilDescriptor(src, 'a.png', 64 * 1024 * 1024, room);
-      if (!got || got.size !== entry.length) wrong++;
-      else held.push({ got: got.compressed, entry });
-      // The next header, as the ingest reads it; three entries inflating at once.
-      if (!(await src.read(4)).equals(Buffer.from('PK\x03\x04'))) wrong++;
-      if (held.length > 3) inflated();
-    }
-    while (held.length) inflated();
-    await src.read(64);
-    expect(await src.atEnd()).toBe(true);
-    expect(wrong).toBe(0);
-    // The long frames were not copied (most of the 60 MB), and their memory was read into again:
-    // a few slabs of 4 MB, where 15 would hold it all.
-    expect(uncopied).toBeGreaterThan(stream.length / 2);
     expect(memory.size).toBeLessThanOrEqual(10);
   });
 

@@ -7,7 +7,7 @@ import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';
 import { discard, sinkFor, type PartFile, type Sink } from './zip-entry-sink';
-import { ByteSource, StreamCut, type Borrowed } from './zip-byte-source';
+import { ByteSource, StreamCut } from './zip-byte-source';
 import { checkEntry, checkRatio, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-entries';
 import type { IngestedImage, IngestedZip } from './zip-ingest';
 import { refuse, unreadable } from './zip-refusal';
@@ -97,24 +97,18 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
     options.onProgress?.(src.offset, verified.length);
   };
   /**
-   * An image inflated on the pool a step at a time, each piece checked against the CRC-32 recorded
-   * as it is handed on, and written as it comes (inflatePieces).
+   * An image inflated on the pool from its compressed bytes in the lane, checked against the CRC-32
+   * recorded as its output is handed on, and written as it comes (inflatePieces).
    */
-  const inflateBeside = async (known: Streamed, compressed: Borrowed, lane: Lane, sink: Sink) => {
+  const inflateBeside = async (known: Streamed, compressed: Buffer, lane: Lane, sink: Sink) => {
     let file: PartFile | undefined;
     let bytes = 0;
     try {
-      for await (const piece of inflatePieces(
-        compressed.views,
-        known.size,
-        known.fileName,
-        lane,
-        known.crc,
-      )) {
+      for await (const piece of inflatePieces(compressed, known.size, known.fileName, lane, known.crc)) {
         bytes += piece.length;
         file = await sink.write(piece, file);
       }
-      const read = { crc: known.crc, compressed: compressed.bytes, size: bytes };
+      const read = { crc: known.crc, compressed: compressed.length, size: bytes };
       checkRead(known, read, limits);
       const done = (await sink.finish(file))!;
       file = undefined;
@@ -122,11 +116,9 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
     } catch (err) {
       // Not the bytes recorded: refused in the words checkRead gives a CRC that differs.
       if (err instanceof CheckFailed)
-        checkRead(known, { crc: ~known.crc, compressed: compressed.bytes, size: bytes }, limits);
+        checkRead(known, { crc: ~known.crc, compressed: compressed.length, size: bytes }, limits);
       throw err;
     } finally {
-      // Its compressed bytes' memory may be read into again.
-      compressed.release();
       if (file) await discard(file);
     }
   };
@@ -165,25 +157,24 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
             const beside = await inflating.run(
               async (lane) => {
                 let known: Streamed;
-                let compressed: Borrowed;
+                let compressed: Buffer;
                 if (entry.size !== undefined) {
                   count(entry.size);
                   known = entry as Streamed;
-                  compressed = await src.borrow(entry.compressedSize!, (n) => lane.input(n));
+                  const n = entry.compressedSize!;
+                  compressed = await src.readInto(n, lane.input(n));
                 } else {
-                  const got = await deflatedUntilDescriptor(src, entry.fileName, limits.maxEntryBytes, (n) =>
-                    lane.input(n),
+                  const got = await deflatedUntilDescriptor(
+                    src,
+                    entry.fileName,
+                    limits.maxEntryBytes,
+                    (n, kept) => lane.grow(n, kept),
                   );
                   if (!got) return undefined;
+                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: got.compressed.length };
+                  checkEntry(known, limits);
+                  count(got.size);
                   compressed = got.compressed;
-                  known = { ...entry, crc: got.crc, size: got.size, compressedSize: compressed.bytes };
-                  try {
-                    checkEntry(known, limits);
-                    count(got.size);
-                  } catch (err) {
-                    compressed.release();
-                    throw err;
-                  }
                 }
                 // Read to its end: recorded for the cross-check now, in the stream's order.
                 whole(known, { crc: known.crc, compressed: known.compressedSize, size: known.size });
