@@ -104,6 +104,17 @@ describe('a batch ZIP read as it streams', () => {
         })(),
         /images\/b.png/,
       ],
+      [
+        // Room for its compressed bytes is made before they come: a header may not ask for 2 GB.
+        'a deflated entry whose header claims more compressed bytes than its size can take',
+        (() => {
+          const zip = zipOf([a, { ...b, deflate: true }, manifestOf(['a', 'b'])]);
+          const header = zip.indexOf(Buffer.from('PK\x03\x04'), 1);
+          zip.writeUInt32LE(0x7ffffff0, header + 18);
+          return zip;
+        })(),
+        /images\/b.png is 2147483632 bytes compressed/,
+      ],
       ['the same name twice', zipOf([a, a, manifestOf(['a'])]), /appears twice/],
       [
         'bytes after the directory',

@@ -41,8 +41,19 @@ export function checkEntry(entry: EntryShape, limits: ZipLimits): void {
     throw refuse(`entry "${name}" is larger than ${limits.maxEntryBytes} bytes`);
   if (entry.method === 0 && entry.compressedSize !== entry.size)
     throw refuse(`${name} is ${entry.compressedSize} bytes, not the ${entry.size} announced`);
+  if (entry.method === 8 && entry.compressedSize > deflatedMost(entry.size))
+    throw refuse(
+      `${name} is ${entry.compressedSize} bytes compressed, more than ${entry.size} bytes deflate to`,
+    );
   checkRatio(name, entry.size, entry.compressedSize, limits);
 }
+
+/**
+ * The most a deflate stream of `size` bytes may take: its every byte a literal of nine bits (fixed
+ * Huffman codes, the costliest an encoder picks), and a little more. An image's compressed bytes
+ * are given room before they come (ByteSource.readInto), so a header may not ask for gigabytes.
+ */
+const deflatedMost = (size: number) => size + Math.ceil(size / 8) + 64 * 1024;
 
 /** A zip bomb compresses far better than any image: refused before, or as soon as, it shows. */
 export function checkRatio(name: string, size: number, compressed: number, limits: ZipLimits): void {
