@@ -75,6 +75,7 @@ async function chunkedSource(data: Buffer, frameSize: (k: number) => number): Pr
   });
   return new ByteSource((await gatewayFetch(request(gateway))).chunks());
 }
+
 /** The body in chunks of 777 bytes, with an extension on each and trailers after the last. */
 const chunked = Buffer.concat([
   ...Array.from({ length: Math.ceil(body.length / 777) }, (_, i) => {
