@@ -106,3 +106,38 @@ test('shows the gateway error code, explanation and request id when the key is w
   await page.getByTestId('profile-save').click();
   await expect(indicator).toHaveAttribute('data-state', 'ok');
 });
+
+test('a language picked while the window’s settings are on their way stays picked', async ({
+  page,
+  studio,
+}) => {
+  // The window's first settings answer is made at once, before the pick, and read only after main
+  // has saved the pick and said so: an answer overtaken by the change it does not know.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let first = true;
+  await page.route('**/api/settings.get', async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
+  await openStudio(page, studio);
+  const saved = page.waitForResponse('**/api/settings.update');
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  const chinese = page.getByRole('navigation', { name: '主导航' });
+  await expect(chinese).toBeVisible();
+  await saved;
+
+  const stale = page.waitForResponse('**/api/settings.get');
+  release();
+  await (await stale).finished();
+  // Two frames after the old answer was read: it would have been drawn by then.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(chinese).toBeVisible();
+  await expect(page.getByTestId('language-select')).toHaveValue('zh-CN');
+  await page.reload();
+  await expect(chinese).toBeVisible();
+});

@@ -6,7 +6,7 @@ import { useSpendingFreshness } from '../batches/use-spending';
 import { useKbPushEvents } from '../kb/use-live-kb-pushes';
 import { useLibraryAway } from '../library/use-library-away';
 import { useRealtimeJobEvents } from '../realtime/use-live-realtime-jobs';
-import { applyLanguage, libraryMessagesLoaded } from '../i18n/i18n';
+import { applySavedLanguage, libraryMessagesLoaded } from '../i18n/i18n';
 import { ConfirmHost } from '../shell/ConfirmHost';
 import { ScreenErrorBoundary } from '../shell/ScreenErrorBoundary';
 import { ShellErrorBoundary } from '../shell/ShellErrorBoundary';
@@ -78,7 +78,7 @@ export function App() {
   const settings = useStudioQuery('settings.get');
   useAppliedTheme(settings.data?.theme);
   useEffect(() => {
-    if (settings.data) applyLanguage(settings.data.language);
+    if (settings.data) applySavedLanguage(settings.data.language);
   }, [settings.data]);
   useEffect(() => {
     document.title = t('app.title');

@@ -154,14 +154,16 @@ export function useLiveStudioState(): void {
   const client = useQueryClient();
   useEffect(() => {
     const offs = [
+      // Through writePushed, as every event is: an answer on its way, made before the change (the
+      // window's first settings, a language picked as they came), overwrote it and stayed.
       studio.on('settings.changed', (s) => {
         // Learnt before the cache changes, so handlers run by the change use the new profile's keys.
         learnActiveProfile(s.activeProfileId);
-        client.setQueryData(queryKey('settings.get'), s);
+        writePushed(client, queryKey('settings.get'), () => s);
       }),
-      studio.on('profiles.changed', (p) => client.setQueryData(queryKey('profiles.list'), p)),
-      studio.on('connection.changed', (c) => client.setQueryData(queryKey('connection.status'), c)),
-      studio.on('updates.changed', (u) => client.setQueryData(queryKey('updates.status'), u)),
+      studio.on('profiles.changed', (p) => writePushed(client, queryKey('profiles.list'), () => p)),
+      studio.on('connection.changed', (c) => writePushed(client, queryKey('connection.status'), () => c)),
+      studio.on('updates.changed', (u) => writePushed(client, queryKey('updates.status'), () => u)),
     ];
     // After a lost event stream comes back, whatever changed meanwhile is fetched again.
     const refetch = () => void client.invalidateQueries();

@@ -68,6 +68,32 @@ export async function languageReady(language: Language): Promise<void> {
   if (wanted === language && i18next.language !== language) await i18next.changeLanguage(language);
 }
 
+/**
+ * The language picked in this window that no settings answer has named since. Until one does, an
+ * answer naming another, asked for before the pick was saved, leaves the window as picked: it turned
+ * back to the language left, until the pushed change came.
+ */
+let picked: Language | undefined;
+
+/** The user's pick in this window, applied at once, before main has saved it. */
+export function pickLanguage(language: Language): void {
+  picked = language;
+  applyLanguage(language);
+}
+
+/** Main could not save the pick: the window goes back to the language it had. */
+export function pickNotSaved(before: Language | undefined): void {
+  picked = undefined;
+  if (before) applyLanguage(before);
+}
+
+/** The language main has saved, from a settings answer or event. */
+export function applySavedLanguage(language: Language): void {
+  if (picked !== undefined && picked !== language) return;
+  picked = undefined;
+  applyLanguage(language);
+}
+
 export function applyLanguage(language: Language): void {
   // A language chunk that cannot load (the host restarting) leaves the window in English.
   void languageReady(language).catch(() => undefined);

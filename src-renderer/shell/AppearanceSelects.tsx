@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
 import type { Language, ThemePreference } from '../../src-shared/settings';
 import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
-import { applyLanguage } from '../i18n/i18n';
+import { pickLanguage, pickNotSaved } from '../i18n/i18n';
 
 const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
 
@@ -10,7 +10,8 @@ const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
 export function AppearanceSelects({ className, testIds = false }: { className: string; testIds?: boolean }) {
   const { t } = useTranslation();
   const settings = useStudioQuery('settings.get');
-  const update = useStudioMutation('settings.update');
+  // Read again once saved, so the pick stands (applySavedLanguage) even where no event comes.
+  const update = useStudioMutation('settings.update', { invalidates: ['settings.get'] });
   return (
     <>
       <label className={className}>
@@ -22,8 +23,8 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
             // (Submit, say) asked its question in the language just left.
             const language = e.target.value as Language;
             const before = settings.data?.language;
-            applyLanguage(language);
-            update.mutate({ language }, { onError: () => before && applyLanguage(before) });
+            pickLanguage(language);
+            update.mutate({ language }, { onError: () => pickNotSaved(before) });
           }}
           data-testid={testIds ? 'language-select' : undefined}
         >
