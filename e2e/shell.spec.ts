@@ -141,3 +141,18 @@ test('a language picked while the window’s settings are on their way stays pic
   await page.reload();
   await expect(chinese).toBeVisible();
 });
+
+test('a language main cannot save is taken back', async ({ page, studio }) => {
+  await openStudio(page, studio);
+  await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'ok');
+  await page.route('**/api/settings.update', (route) => route.abort());
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  // Back to the language main holds, the picker with it; and main still holds it after a reload.
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByTestId('language-select')).toHaveValue('en');
+  await page.unroute('**/api/settings.update');
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  await expect(page.getByTestId('language-select')).toHaveValue('en');
+});

@@ -1,7 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
-import type { Language, ThemePreference } from '../../src-shared/settings';
-import { useStudioMutation, useStudioQuery } from '../app/studio-queries';
+import type { Language, Settings, ThemePreference } from '../../src-shared/settings';
+import { queryKey, useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { pickLanguage, pickNotSaved } from '../i18n/i18n';
 
 const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
@@ -9,6 +10,7 @@ const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
 /** The language and theme pickers; the choice is kept by main and applies everywhere at once. */
 export function AppearanceSelects({ className, testIds = false }: { className: string; testIds?: boolean }) {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const settings = useStudioQuery('settings.get');
   // Read again once saved, so the pick stands (applySavedLanguage) even where no event comes.
   const update = useStudioMutation('settings.update', { invalidates: ['settings.get'] });
@@ -22,9 +24,10 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
             // Switched here at once, not after main's answer: a click right after the choice
             // (Submit, say) asked its question in the language just left.
             const language = e.target.value as Language;
-            const before = settings.data?.language;
             pickLanguage(language);
-            update.mutate({ language }, { onError: () => pickNotSaved(before) });
+            // Not saved: back to what main holds, as last heard (an answer may have come meanwhile).
+            const saved = () => client.getQueryData<Settings>(queryKey('settings.get'))?.language;
+            update.mutate({ language }, { onError: () => pickNotSaved(saved()) });
           }}
           data-testid={testIds ? 'language-select' : undefined}
         >
