@@ -81,10 +81,10 @@ export function pickLanguage(language: Language): void {
   applyLanguage(language);
 }
 
-/** Main could not save the pick: the window goes back to the language it had. */
-export function pickNotSaved(before: Language | undefined): void {
+/** Main could not save the pick: the window goes back to `saved`, what main holds as last heard. */
+export function pickNotSaved(saved: Language | undefined): void {
   picked = undefined;
-  if (before) applyLanguage(before);
+  if (saved) applyLanguage(saved);
 }
 
 /** The language main has saved, from a settings answer or event. */

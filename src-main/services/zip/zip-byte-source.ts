@@ -114,12 +114,10 @@ export class ByteSource {
   async readInto(n: number, into: Buffer): Promise<Buffer> {
     for (let at = 0; at < n;) {
       while (this.queued === 0) if (!(await this.pull())) throw new StreamCut(this.offset);
-      const part = Math.min(this.queue[0]!.length, n - at);
-      this.queue[0]!.copy(into, at, 0, part);
+      const part = this.copyFront(into, at, n);
       this.offset += part;
       this.queued -= part;
       at += part;
-      this.copiedOut(part);
     }
     return into.subarray(0, n);
   }
@@ -230,15 +228,16 @@ export class ByteSource {
       return first;
     }
     const out = Buffer.allocUnsafe(n);
-    let at = 0;
-    while (at < n) {
-      const head = this.queue[0]!;
-      const part = Math.min(head.length, n - at);
-      head.copy(out, at, 0, part);
-      at += part;
-      this.copiedOut(part);
-    }
+    for (let at = 0; at < n;) at += this.copyFront(out, at, n);
     return out;
+  }
+
+  /** The front chunk's bytes copied into `into` from `at`, up to `end` at most; how many. */
+  private copyFront(into: Buffer, at: number, end: number): number {
+    const part = Math.min(this.queue[0]!.length, end - at);
+    this.queue[0]!.copy(into, at, 0, part);
+    this.copiedOut(part);
+    return part;
   }
 
   /** The front chunk's first `part` bytes were copied out: the chunk is given back once all of it is. */
