@@ -15,6 +15,14 @@ const PARALLEL = 3;
 const KEEP_MAX = 64 * 1024 * 1024;
 
 /**
+ * The size to allocate for a need of `n` bytes: a quarter more, up to KEEP_MAX. Images of one
+ * batch differ by a few percent, and a buffer sized exactly was outgrown by most of the next
+ * larger ones: 34 fresh 3 MB buffers for a 200-image archive, each one's pages faulted in anew
+ * (25,000 page faults, about 85 ms of CPU) and the old left to the garbage collector.
+ */
+const roomFor = (n: number): number => (n >= KEEP_MAX ? n : Math.min(KEEP_MAX, n + (n >> 2)));
+
+/**
  * One entry's working memory, kept between entries: its compressed bytes, copied out of the
  * network's chunks (ByteSource.readInto) or gathered up to its data descriptor, and its inflated
  * output. A fresh pair per entry (two 3 MB buffers for each image of a 1K batch) sets off a full
@@ -27,7 +35,7 @@ export class Lane {
 
   /** A buffer of at least `n` bytes for the compressed data. */
   input(n: number): Buffer {
-    if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(n);
+    if (this.inBuf.length < n) this.inBuf = Buffer.allocUnsafe(roomFor(n));
     return this.inBuf;
   }
 
@@ -54,7 +62,7 @@ export class Lane {
   /** A buffer for the output: `n` bytes, at most the largest kept. */
   output(n: number): Buffer {
     const want = Math.min(Math.max(n, 64 * 1024), KEEP_MAX);
-    if (this.outBuf.length < want) this.outBuf = Buffer.allocUnsafe(want);
+    if (this.outBuf.length < want) this.outBuf = Buffer.allocUnsafe(roomFor(want));
     return this.outBuf;
   }
 }
