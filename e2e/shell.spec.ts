@@ -151,6 +151,12 @@ test('a language main cannot save is taken back', async ({ page, studio }) => {
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByTestId('language-select')).toHaveValue('en');
+  // And says so, in the language it stays in, with the code to quote; put away by Close.
+  const notice = page.getByRole('group').filter({ hasText: 'Your choice could not be saved' });
+  await expect(notice).toBeVisible();
+  await expect(notice.getByRole('alert')).toHaveAttribute('data-error-code', /\w+/);
+  await notice.getByRole('button', { name: 'Close' }).click();
+  await expect(notice).toBeHidden();
   await page.unroute('**/api/settings.update');
   await page.reload();
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();

@@ -1,9 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
 import type { Language, Settings, ThemePreference } from '../../src-shared/settings';
+import type { StudioError, StudioErrorView } from '../../src-shared/studio-error';
 import { queryKey, useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { pickLanguage, pickNotSaved } from '../i18n/i18n';
+import { Dismissible } from './Dismissible';
+import { ErrorNotice } from './ErrorNotice';
 
 const THEMES: ThemePreference[] = ['system', 'light', 'dark'];
 
@@ -14,6 +18,12 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
   const settings = useStudioQuery('settings.get');
   // Read again once saved, so the pick stands (applySavedLanguage) even where no event comes.
   const update = useStudioMutation('settings.update', { invalidates: ['settings.get'] });
+  // Why the last pick did not stay, until the next pick is saved or the person puts it away.
+  const [notSaved, setNotSaved] = useState<StudioErrorView>();
+  const saving = {
+    onSuccess: () => setNotSaved(undefined),
+    onError: (err: StudioError) => setNotSaved(err.toView()),
+  };
   return (
     <>
       <label className={className}>
@@ -27,7 +37,16 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
             pickLanguage(language);
             // Not saved: back to what main holds, as last heard (an answer may have come meanwhile).
             const saved = () => client.getQueryData<Settings>(queryKey('settings.get'))?.language;
-            update.mutate({ language }, { onError: () => pickNotSaved(saved()) });
+            update.mutate(
+              { language },
+              {
+                ...saving,
+                onError: (err) => {
+                  pickNotSaved(saved());
+                  saving.onError(err);
+                },
+              },
+            );
           }}
           data-testid={testIds ? 'language-select' : undefined}
         >
@@ -42,7 +61,7 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
         <span>{t('theme.label')}</span>
         <select
           value={settings.data?.theme ?? 'system'}
-          onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference })}
+          onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference }, saving)}
           data-testid={testIds ? 'theme-select' : undefined}
         >
           {THEMES.map((theme) => (
@@ -52,6 +71,15 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
           ))}
         </select>
       </label>
+      {notSaved && (
+        <Dismissible className="appearance-not-saved" role="group" onDismiss={() => setNotSaved(undefined)}>
+          <p>{t('appearance.notSaved')}</p>
+          <ErrorNotice error={notSaved} compact />
+          <button type="button" className="link-button" onClick={() => setNotSaved(undefined)}>
+            {t('common.close')}
+          </button>
+        </Dismissible>
+      )}
     </>
   );
 }

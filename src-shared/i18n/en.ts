@@ -143,6 +143,9 @@ export const enAtStart = {
     en: 'English',
     'zh-CN': '简体中文',
   },
+  appearance: {
+    notSaved: 'Your choice could not be saved, so the studio keeps the one before.',
+  },
   common: {
     save: 'Save',
     cancel: 'Cancel',

@@ -133,6 +133,9 @@ export const zhCN: Messages = {
     en: 'English',
     'zh-CN': '简体中文',
   },
+  appearance: {
+    notSaved: '你的选择未能保存，工作室保留之前的设置。',
+  },
   common: {
     save: '保存',
     cancel: '取消',
