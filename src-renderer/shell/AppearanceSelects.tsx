@@ -1,9 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../src-shared/i18n/i18n-options';
 import type { Language, Settings, ThemePreference } from '../../src-shared/settings';
-import type { StudioError, StudioErrorView } from '../../src-shared/studio-error';
 import { queryKey, useStudioMutation, useStudioQuery } from '../app/studio-queries';
 import { pickLanguage, pickNotSaved } from '../i18n/i18n';
 import { Dismissible } from './Dismissible';
@@ -18,12 +16,8 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
   const settings = useStudioQuery('settings.get');
   // Read again once saved, so the pick stands (applySavedLanguage) even where no event comes.
   const update = useStudioMutation('settings.update', { invalidates: ['settings.get'] });
-  // Why the last pick did not stay, until the next pick is saved or the person puts it away.
-  const [notSaved, setNotSaved] = useState<StudioErrorView>();
-  const saving = {
-    onSuccess: () => setNotSaved(undefined),
-    onError: (err: StudioError) => setNotSaved(err.toView()),
-  };
+  // Why the last pick did not stay: the mutation's own error, until the next pick or Close (reset).
+  const notSaved = update.error;
   return (
     <>
       <label className={className}>
@@ -37,16 +31,7 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
             pickLanguage(language);
             // Not saved: back to what main holds, as last heard (an answer may have come meanwhile).
             const saved = () => client.getQueryData<Settings>(queryKey('settings.get'))?.language;
-            update.mutate(
-              { language },
-              {
-                ...saving,
-                onError: (err) => {
-                  pickNotSaved(saved());
-                  saving.onError(err);
-                },
-              },
-            );
+            update.mutate({ language }, { onError: () => pickNotSaved(saved()) });
           }}
           data-testid={testIds ? 'language-select' : undefined}
         >
@@ -61,7 +46,7 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
         <span>{t('theme.label')}</span>
         <select
           value={settings.data?.theme ?? 'system'}
-          onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference }, saving)}
+          onChange={(e) => update.mutate({ theme: e.target.value as ThemePreference })}
           data-testid={testIds ? 'theme-select' : undefined}
         >
           {THEMES.map((theme) => (
@@ -72,10 +57,10 @@ export function AppearanceSelects({ className, testIds = false }: { className: s
         </select>
       </label>
       {notSaved && (
-        <Dismissible className="appearance-not-saved" role="group" onDismiss={() => setNotSaved(undefined)}>
+        <Dismissible className="appearance-not-saved" role="group" onDismiss={() => update.reset()}>
           <p>{t('appearance.notSaved')}</p>
-          <ErrorNotice error={notSaved} compact />
-          <button type="button" className="link-button" onClick={() => setNotSaved(undefined)}>
+          <ErrorNotice error={notSaved.toView()} compact />
+          <button type="button" className="link-button" onClick={() => update.reset()}>
             {t('common.close')}
           </button>
         </Dismissible>
