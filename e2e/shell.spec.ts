@@ -142,6 +142,26 @@ test('a language picked while the window’s settings are on their way stays pic
   await expect(chinese).toBeVisible();
 });
 
+test("a studio that stops answering is explained in the window's language alone", async ({
+  page,
+  studio,
+}) => {
+  await openStudio(page, studio);
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('language-select')).toHaveValue('zh-CN');
+  // The call never reaches the studio, as when it has stopped.
+  await page.route('**/api/settings.update', (route) => route.abort());
+  await page.getByTestId('theme-select').selectOption('dark');
+  const notice = page.getByRole('group').filter({ hasText: '你的选择未能保存' });
+  await expect(notice.getByRole('alert')).toHaveAttribute('data-error-code', 'STUDIO_OFFLINE');
+  await expect(notice).toContainText('工作室已停止运行');
+  // Nothing in it in English but the code it quotes.
+  const text = (await notice.getByRole('alert').innerText()).replace('STUDIO_OFFLINE', '');
+  expect(text).not.toMatch(/[A-Za-z]{3,}/);
+  await page.unroute('**/api/settings.update');
+});
+
 test('a language main cannot save is taken back', async ({ page, studio }) => {
   await openStudio(page, studio);
   await expect(page.getByTestId('connection-indicator')).toHaveAttribute('data-state', 'ok');

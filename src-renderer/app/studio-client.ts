@@ -84,11 +84,9 @@ export function createHttpStudio(token: string): StudioApi {
           body: JSON.stringify(input ?? {}),
         });
       } catch {
-        throw new StudioError({
-          code: 'STUDIO_OFFLINE',
-          message: 'The studio is not answering.',
-          retryable: true,
-        });
+        // No message of its own: the notice explains the code in the window's language, and a
+        // line in English under the Chinese one told a Chinese window nothing more.
+        throw new StudioError({ code: 'STUDIO_OFFLINE', message: '', retryable: true });
       }
       const body = (await res.json().catch(() => ({}))) as { result?: MethodOutput<M>; error?: unknown };
       if (res.ok) return body.result as MethodOutput<M>;
