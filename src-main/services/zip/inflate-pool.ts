@@ -2,6 +2,7 @@ import { createInflateRaw } from 'node:zlib';
 import { StudioError } from '../../../src-shared/studio-error';
 import { logCaught } from '../log/studio-log';
 import { crc32 } from './crc32';
+import { laneBuffer } from './direct-write';
 import { refuse, unreadable } from './zip-refusal';
 
 /**
@@ -62,7 +63,8 @@ export class Lane {
   /** A buffer for the output: `n` bytes, at most the largest kept. */
   output(n: number): Buffer {
     const want = Math.min(Math.max(n, 64 * 1024), KEEP_MAX);
-    if (this.outBuf.length < want) this.outBuf = Buffer.allocUnsafe(roomFor(want));
+    // Page-aligned where the image can then be written straight to the disk (direct-write.ts).
+    if (this.outBuf.length < want) this.outBuf = laneBuffer(roomFor(want));
     return this.outBuf;
   }
 }

@@ -2,6 +2,7 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { logCaught } from '../log/studio-log';
 import { sniffImageType } from '../storage/file-names';
+import type { DirectWrites } from './direct-write';
 import type { LocalEntry } from './zip-stream-records';
 import { refuse } from './zip-refusal';
 
@@ -35,23 +36,33 @@ export interface PartFile {
 export interface Sink {
   kind: 'image' | 'small' | 'none';
   write(data: Buffer, file: PartFile | undefined): Promise<PartFile | undefined>;
+  /** An image's bytes, all of them at once (an inflate lane's output): past the page cache where it can be (direct-write.ts). */
+  writeWhole(data: Buffer): Promise<PartFile | undefined>;
   finish(file: PartFile | undefined): Promise<{ handle: FileHandle; path: string; mime: string } | undefined>;
 }
 
 /** Where an entry's bytes go: an image to its own new file, the two JSON files to memory. */
-export function sinkFor(entry: LocalEntry, dir: string, index: number, small: Map<string, string>): Sink {
+export function sinkFor(
+  entry: LocalEntry,
+  dir: string,
+  index: number,
+  small: Map<string, string>,
+  direct?: DirectWrites,
+): Sink {
   const name = entry.fileName;
   if (name === 'manifest.json' || name === 'errors.json') {
     const parts: Buffer[] = [];
     let size = 0;
+    const write = async (data: Buffer) => {
+      size += data.length;
+      if (size > SMALL_CAP) throw refuse(`${name} is larger than ${SMALL_CAP} bytes`);
+      parts.push(Buffer.from(data));
+      return undefined;
+    };
     return {
       kind: 'small',
-      write: async (data) => {
-        size += data.length;
-        if (size > SMALL_CAP) throw refuse(`${name} is larger than ${SMALL_CAP} bytes`);
-        parts.push(Buffer.from(data));
-        return undefined;
-      },
+      write,
+      writeWhole: write,
       finish: async () => {
         small.set(name, Buffer.concat(parts).toString('utf8'));
         return undefined;
@@ -59,29 +70,38 @@ export function sinkFor(entry: LocalEntry, dir: string, index: number, small: Ma
     };
   }
   if (name === 'images/') {
-    return {
-      kind: 'none',
-      write: async () => {
-        throw refuse('the images/ folder entry holds data');
-      },
-      finish: async () => undefined,
+    const write = async (): Promise<undefined> => {
+      throw refuse('the images/ folder entry holds data');
     };
+    return { kind: 'none', write, writeWhole: write, finish: async () => undefined };
   }
   // The first bytes say the type, before the file is made; fewer than 16 wait for more.
   let head: Buffer | undefined;
   let mime = '';
   const path = join(dir, `entry-${index}.part`);
   let writer: BatchedWriter | undefined;
-  const create = async (first: Buffer) => {
+  const sniff = (first: Buffer) => {
     const sniffed = sniffImageType(first.subarray(0, 16));
     if (!sniffed) throw refuse(`${name} is not a PNG, JPEG or WebP image`);
     mime = sniffed;
+  };
+  const create = async (first: Buffer) => {
+    sniff(first);
     const file = { handle: await open(path, 'wx'), path };
     writer = new BatchedWriter(file.handle);
     return file;
   };
   return {
     kind: 'image',
+    async writeWhole(data) {
+      if (data.length >= 16 && direct) {
+        sniff(data);
+        const handle = await direct.writeNew(path, data);
+        // Written whole: finish has nothing left to send.
+        if (handle) return { handle, path };
+      }
+      return this.write(data, undefined);
+    },
     async write(data, file) {
       if (file) {
         await writer!.write(data);
@@ -100,7 +120,7 @@ export function sinkFor(entry: LocalEntry, dir: string, index: number, small: Ma
     async finish(file) {
       const done = file ?? (await create(head ?? Buffer.alloc(0)));
       if (!file && head) await writer!.write(head);
-      await writer!.end();
+      await writer?.end();
       return { ...done, mime };
     },
   };

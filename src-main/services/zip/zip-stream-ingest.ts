@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { zipErrorsSchema, zipManifestSchema } from '../gateway/batch-wire';
 import { logCaught } from '../log/studio-log';
 import { sweepBuffersAtOnce, withRoomForSlabs } from './ingest-heap';
+import { DirectWrites } from './direct-write';
 import { Flusher } from './file-flusher';
 import { EXTENSION_OF_MIME } from '../storage/file-names';
 import { CheckFailed, inflatePieces, InflatePool, type Lane } from './inflate-pool';
@@ -73,6 +74,7 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
   const streamed: Streamed[] = [];
   const small = new Map<string, string>();
   const flusher = new Flusher();
+  const direct = new DirectWrites(options.targetDir);
   const inflating = new InflatePool();
   let partial: PartFile | undefined;
   const names = new Set<string>();
@@ -106,7 +108,9 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
     try {
       for await (const piece of inflatePieces(compressed, known.size, known.fileName, lane, known.crc)) {
         bytes += piece.length;
-        file = await sink.write(piece, file);
+        // The whole image in one piece (the usual case): written from the lane as it is.
+        file =
+          !file && piece.length === known.size ? await sink.writeWhole(piece) : await sink.write(piece, file);
       }
       const read = { crc: known.crc, compressed: compressed.length, size: bytes };
       checkRead(known, read, limits);
@@ -149,7 +153,7 @@ async function ingest(options: StreamIngestOptions): Promise<IngestedZip> {
           if (names.has(entry.fileName)) throw refuse(`entry "${entry.fileName}" appears twice`);
           names.add(entry.fileName);
           reading = entry.fileName;
-          const sink = sinkFor(entry, options.targetDir, streamed.length, small);
+          const sink = sinkFor(entry, options.targetDir, streamed.length, small, direct);
           if (entry.method === 8 && sink.kind === 'image') {
             // Inflated beside the next entries (inflate-pool.ts): read whole where the header gives
             // the sizes, else gathered up to its data descriptor. The task checks what it inflated

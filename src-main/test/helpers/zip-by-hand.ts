@@ -149,8 +149,9 @@ export async function ingest(
   zip: Buffer,
   open?: (from: number) => AsyncIterable<Buffer> | undefined,
   verified?: VerifiedImage[],
+  base = tmpdir(),
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'zip-stream-'));
+  const dir = mkdtempSync(join(base, 'zip-stream-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const names = new UniqueNames();
   mkdirSync(join(dir, 'images'));
