@@ -20,12 +20,15 @@ const skipDirect = !localKind
     : false;
 
 /** Bytes of the file held in the page cache. */
-const cached = (file: string): number =>
-  Number(
-    spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], {
-      encoding: 'utf8',
-    }).stdout.trim(),
-  );
+function cached(file: string): number {
+  const run = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], {
+    encoding: 'utf8',
+  });
+  // An answer, or the test fails: an empty one would read as nothing cached.
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout.trim()).toMatch(/^\d+$/);
+  return Number(run.stdout.trim());
+}
 
 /** Images whose sizes meet a block's edge in every way: under one, exactly on one, one past, and a few MB. */
 function archive(): { zip: Buffer; images: Map<string, Buffer> } {
@@ -52,8 +55,9 @@ describe('inflated images written past the page cache', () => {
     expect(readdirSync(dir).sort()).toEqual([...images.keys()].map((id) => `${id}.png`).sort());
     for (const [id, data] of images) {
       const file = join(dir, `${id}.png`);
-      // Asked before the file is read below, which would bring it into the cache.
-      expect(cached(file), id).toBe(0);
+      // Asked before the file is read below, which would bring it into the cache. At most one page:
+      // cutting a file back within a block zeroes that block's tail through the cache on XFS.
+      expect(cached(file), id).toBeLessThanOrEqual(4096);
       expect(readFileSync(file).equals(data), id).toBe(true);
     }
   });

@@ -30,12 +30,14 @@ const IN_FLIGHT = 2;
  */
 const DIRECT_TYPES = new Set([0xef53, 0x58465342]);
 
-/** The part of WebAssembly used here (Node's types declare its namespace for types only). */
-const { Memory } = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer } };
-  }
-).WebAssembly;
+/**
+ * WebAssembly's memory, where this process has it: not under `--jitless` (Node's flag, or
+ * Electron's `--js-flags`), which leaves no WebAssembly at all. Node's types declare its namespace
+ * for types only.
+ */
+type MemoryClass = new (size: { initial: number }) => { buffer: ArrayBuffer };
+const wasmMemory = (): MemoryClass | undefined =>
+  (globalThis as { WebAssembly?: { Memory?: MemoryClass } }).WebAssembly?.Memory;
 
 /** Buffers whose memory starts on a page: only those can be written directly. */
 const pageAligned = new WeakSet<ArrayBufferLike>();
@@ -45,7 +47,8 @@ const pageAligned = new WeakSet<ArrayBufferLike>();
  * maps by whole pages, so that it starts on one (a Buffer's own memory may start anywhere).
  */
 export function laneBuffer(n: number): Buffer<ArrayBuffer> {
-  if (O_DIRECT !== undefined) {
+  const Memory = O_DIRECT === undefined ? undefined : wasmMemory();
+  if (Memory) {
     try {
       const memory = new Memory({ initial: Math.ceil(n / 65536) });
       pageAligned.add(memory.buffer);
@@ -85,6 +88,8 @@ export class DirectWrites {
       handle = await open(path, FLAGS, 0o666);
     } catch (err) {
       if (!refusesDirect(err)) throw err;
+      // Linux makes the file before it refuses O_DIRECT: gone, so the write as before can make it.
+      await removeMade(path);
       this.usable = Promise.resolve(false);
       return undefined;
     }
@@ -127,8 +132,12 @@ async function writePieces(handle: FileHandle, bytes: Buffer): Promise<void> {
 async function writeFully(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
   for (let done = 0; done < bytes.length;) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    // A short write (a disk filling up) goes on from where it stopped, and the next says why.
-    if (bytesWritten === 0) throw Object.assign(new Error('nothing written'), { code: 'EIO' });
+    // A short direct write is a disk filling up. Said so here: going on from where it stopped, off a
+    // block, would be refused as EINVAL and read as a file system that takes no direct writes.
+    if (bytesWritten < bytes.length - done)
+      throw Object.assign(new Error(`the disk took ${bytesWritten} of ${bytes.length - done} bytes`), {
+        code: 'ENOSPC',
+      });
     done += bytesWritten;
   }
 }
@@ -139,7 +148,10 @@ async function probe(dir: string): Promise<boolean> {
   try {
     if (!DIRECT_TYPES.has((await statfs(dir)).type >>> 0)) return false;
     const path = join(dir, `.direct-probe-${randomBytes(6).toString('hex')}`);
-    const handle = await open(path, FLAGS, 0o666);
+    const handle = await open(path, FLAGS, 0o666).catch(async (err: unknown) => {
+      await removeMade(path);
+      throw err;
+    });
     try {
       await handle.write(laneBuffer(BLOCK), 0, BLOCK, 0);
     } finally {
@@ -151,4 +163,11 @@ async function probe(dir: string): Promise<boolean> {
     if (!refusesDirect(err)) logCaught('direct write probe', err);
     return false;
   }
+}
+
+/** Removes a file an open refused after making it; none there is fine. */
+async function removeMade(path: string): Promise<void> {
+  await unlink(path).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') logCaught('refused direct open removal', e);
+  });
 }
